@@ -1,0 +1,6 @@
+include(CMakeFindDependencyMacro)
+find_dependency(Threads)
+include("${CMAKE_CURRENT_LIST_DIR}/megacoTargets.cmake")
+if(NOT TARGET megaco::megaco)
+  add_library(megaco::megaco ALIAS megaco::megaco_shared)
+endif()

@@ -1,0 +1,87 @@
+/*
+ * Decoding bytes into a megaco_message and encoding one into bytes, in any of
+ * the four encodings. Transcoding is decode + encode.
+ */
+#ifndef MEGACO_CODEC_H
+#define MEGACO_CODEC_H
+
+#include <stddef.h>
+
+#include "megaco/error.h"
+#include "megaco/export.h"
+#include "megaco/message.h"
+#include "megaco/options.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum megaco_encoding {
+	MEGACO_ENC_AUTO = 0,  /**< decode only: detect with megaco_detect() */
+	MEGACO_ENC_PRETTY,    /**< text, long keywords, indented (RFC 3525 Annex B) */
+	MEGACO_ENC_COMPACT,   /**< text, short keywords, no optional white space */
+	MEGACO_ENC_BER,       /**< ASN.1 BER (Annex A); encoder emits DER */
+	MEGACO_ENC_PER        /**< ASN.1 PER, X.691 UNALIGNED (Erlang's "per" is ALIGNED) */
+} megaco_encoding;
+
+/** "pretty", "compact", "ber", "per" or "auto"; NULL for unknown values. */
+MEGACO_API const char *megaco_encoding_name(megaco_encoding enc);
+/** Parses the names above (case-insensitive). Returns MEGACO_OK or MEGACO_ERR_INVALID_ARGUMENT. */
+MEGACO_API int megaco_encoding_from_name(const char *name, megaco_encoding *out);
+
+/**
+ * Guesses the encoding and protocol version of a buffer without decoding
+ * it: text starts (after white space and comments) with MEGACO/ or !/ (or an
+ * authentication header); BER with a SEQUENCE tag whose length fits the
+ * buffer; anything else is taken as PER. Text with a long "MEGACO" keyword
+ * is reported as pretty, with "!" as compact (one parser reads both).
+ * *version is set when it can be read (0 otherwise); either out-pointer may be NULL.
+ * Returns MEGACO_OK, MEGACO_ERR_INVALID_ARGUMENT, or MEGACO_ERR_TRUNCATED for
+ * an empty buffer.
+ */
+MEGACO_API int megaco_detect(const void *buf, size_t len, megaco_encoding *enc, int *version);
+
+/**
+ * Decodes one complete message. On success *out receives a new message
+ * (release with megaco_message_free); on failure *out is left untouched and
+ * err (if not NULL) says what and where.
+ * Returns MEGACO_OK or a negative megaco_status: INVALID_ARGUMENT, NOMEM,
+ * UNSUPPORTED, TOO_LARGE, TOO_DEEP, TRUNCATED, TRAILING_DATA, BAD_LENGTH,
+ * BAD_TAG, MALFORMED, VERSION, and for text SYNTAX, TOKEN_TOO_LONG,
+ * UNTERMINATED, BAD_CHARACTER, NUMBER_RANGE.
+ */
+MEGACO_API int megaco_decode(megaco_encoding enc, const void *buf, size_t len,
+                             const megaco_options *opts, megaco_message **out,
+                             megaco_error *err);
+
+/**
+ * Encodes msg into the caller's buffer. *out_len receives the encoded size,
+ * or, with MEGACO_ERR_BUFFER_TOO_SMALL, the size needed when it is known
+ * (0 otherwise). Output is not NUL-terminated.
+ * Returns MEGACO_OK or INVALID_ARGUMENT, NOMEM, UNSUPPORTED, CONSTRAINT,
+ * VERSION, VERSION_MISMATCH, UNKNOWN_NAME, BUFFER_TOO_SMALL.
+ */
+MEGACO_API int megaco_encode(const megaco_message *msg, megaco_encoding enc,
+                             const megaco_options *opts, void *buf, size_t cap,
+                             size_t *out_len, megaco_error *err);
+
+/**
+ * Encodes msg into a new buffer from the options' allocator (release with
+ * megaco_buffer_free and the same options). Errors as megaco_encode, minus
+ * BUFFER_TOO_SMALL.
+ */
+MEGACO_API int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc,
+                                   const megaco_options *opts, void **out,
+                                   size_t *out_len, megaco_error *err);
+
+/** Releases a buffer from megaco_encode_alloc. NULL is a no-op. */
+MEGACO_API void megaco_buffer_free(void *buf, const megaco_options *opts);
+
+/** The library's version string, e.g. "0.1.0". */
+MEGACO_API const char *megaco_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * Per-call options shared by every libmegaco entry point. Initialise with
+ * megaco_options_init(); a NULL options pointer means the defaults.
+ */
+#ifndef MEGACO_OPTIONS_H
+#define MEGACO_OPTIONS_H
+
+#include <stddef.h>
+
+#include "megaco/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Memory source for message arenas and allocated output buffers. */
+typedef struct megaco_allocator {
+	void *(*alloc)(void *user_data, size_t size);
+	void (*free)(void *user_data, void *ptr);
+	void *user_data;
+} megaco_allocator;
+
+/** Which generated flex scanner the text decoder uses. */
+typedef enum megaco_scanner {
+	/** Reentrant scanner: no shared state, any number of threads at once. */
+	MEGACO_SCANNER_REENTRANT = 0,
+	/**
+	 * flex's classic global-state scanner. libmegaco serialises its use with
+	 * one internal mutex, so it is safe but decodes one message at a time
+	 * process-wide. Kept for comparison (megaco-bench).
+	 */
+	MEGACO_SCANNER_NON_REENTRANT = 1
+} megaco_scanner;
+
+/** Termination-ID layout for text <-> binary mapping (transcoding). */
+typedef struct megaco_tid_layout megaco_tid_layout;
+/** Package/item name registry for text <-> binary mapping (transcoding). */
+typedef struct megaco_registry megaco_registry;
+
+#define MEGACO_OPTIONS_VERSION 1
+
+typedef struct megaco_options {
+	unsigned version;              /**< set by megaco_options_init: MEGACO_OPTIONS_VERSION */
+	size_t max_message_size;       /**< decode input limit in bytes; default 1 MiB */
+	unsigned max_depth;            /**< nesting limit (BER TLVs, text braces); default 64 */
+	size_t max_token_length;       /**< text token limit in bytes; default 64 KiB */
+	megaco_scanner scanner;        /**< default MEGACO_SCANNER_REENTRANT */
+	const megaco_tid_layout *tid_layout; /**< NULL: 8/8/8 bits, as Erlang megaco */
+	const megaco_registry *registry;     /**< NULL: the RFC 3525 Annex E base packages */
+	const megaco_allocator *allocator;   /**< NULL: malloc/free */
+} megaco_options;
+
+/** Fills *opts with the defaults above. */
+MEGACO_API void megaco_options_init(megaco_options *opts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

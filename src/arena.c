@@ -1,0 +1,191 @@
+/*
+ * Region allocator (see arena.h). Every allocation is preceded by one
+ * max_align_t-sized header holding its size; freeing is a no-op until the
+ * whole arena goes, which is what a decoded message wants: dozens of small
+ * nodes, one lifetime.
+ */
+#include "arena.h"
+#include "megaco_asn_hooks.h"
+
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct arena_block {
+	arena_block *next;
+	size_t size;  /* usable bytes in data[] */
+	size_t used;
+	max_align_t data[];
+};
+
+#define ALIGN sizeof(max_align_t)
+#define HDR ALIGN /* per-allocation size header, keeps payloads aligned */
+#define MAX_BLOCK ((size_t)1 << 20)
+
+static void *heap_alloc(void *ud, size_t n) { (void)ud; return malloc(n); }
+static void heap_free(void *ud, void *p) { (void)ud; free(p); }
+
+const megaco_allocator megaco_default_allocator = { heap_alloc, heap_free, NULL };
+
+static _Thread_local megaco_arena *current;
+
+megaco_arena *arena_set_current(megaco_arena *a)
+{
+	megaco_arena *prev = current;
+	current = a;
+	return prev;
+}
+
+megaco_arena *arena_current(void) { return current; }
+
+void arena_init(megaco_arena *a, const megaco_allocator *al, size_t first_size)
+{
+	memset(a, 0, sizeof *a);
+	a->al = al ? al : &megaco_default_allocator;
+	a->next_size = first_size ? first_size : 4096;
+}
+
+void arena_reset_blocks(megaco_arena *a)
+{
+	arena_block *b = a->head;
+	while (b) {
+		arena_block *next = b->next;
+		a->al->free(a->al->user_data, b);
+		b = next;
+	}
+	a->head = NULL;
+	a->last = NULL;
+	a->total = 0;
+	a->nblocks = 0;
+}
+
+static size_t round_up(size_t n) { return (n + ALIGN - 1) & ~(ALIGN - 1); }
+
+static arena_block *new_block(megaco_arena *a, size_t need)
+{
+	size_t size = a->next_size;
+	if (size < need)
+		size = round_up(need);
+	if (size > SIZE_MAX - sizeof(arena_block))
+		return NULL;
+	arena_block *b = a->al->alloc(a->al->user_data, sizeof(arena_block) + size);
+	if (!b)
+		return NULL;
+	b->next = a->head;
+	b->size = size;
+	b->used = 0;
+	a->head = b;
+	a->total += size;
+	a->nblocks++;
+	if (a->next_size < MAX_BLOCK)
+		a->next_size *= 2;
+	return b;
+}
+
+static void *alloc_raw(megaco_arena *a, size_t size)
+{
+	if (size > SIZE_MAX / 2) {
+		a->failed = 1;
+		return NULL;
+	}
+	size_t need = HDR + round_up(size ? size : 1);
+	arena_block *b = a->head;
+	if (!b || b->size - b->used < need) {
+		b = new_block(a, need);
+		if (!b) {
+			a->failed = 1;
+			return NULL;
+		}
+	}
+	unsigned char *p = (unsigned char *)b->data + b->used;
+	b->used += need;
+	memcpy(p, &size, sizeof size);
+	a->last = p + HDR;
+	return p + HDR;
+}
+
+void *arena_alloc(megaco_arena *a, size_t size)
+{
+	void *p = alloc_raw(a, size);
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+static size_t alloc_size(const void *p)
+{
+	size_t n;
+	memcpy(&n, (const unsigned char *)p - HDR, sizeof n);
+	return n;
+}
+
+void *arena_realloc(megaco_arena *a, void *ptr, size_t size)
+{
+	if (!ptr)
+		return alloc_raw(a, size);
+	size_t old = alloc_size(ptr);
+	if (size <= old) {
+		memcpy((unsigned char *)ptr - HDR, &size, sizeof size);
+		return ptr;
+	}
+	/* The newest allocation can usually grow where it stands. */
+	arena_block *b = a->head;
+	if (ptr == a->last && b) {
+		size_t start = (size_t)((unsigned char *)ptr - HDR - (unsigned char *)b->data);
+		size_t need = HDR + round_up(size);
+		if (size <= SIZE_MAX / 2 && b->size - start >= need) {
+			b->used = start + need;
+			memcpy((unsigned char *)ptr - HDR, &size, sizeof size);
+			return ptr;
+		}
+	}
+	void *n = alloc_raw(a, size);
+	if (n)
+		memcpy(n, ptr, old);
+	return n;
+}
+
+char *arena_memdup(megaco_arena *a, const void *src, size_t len)
+{
+	if (len == SIZE_MAX)
+		return NULL;
+	char *p = alloc_raw(a, len + 1);
+	if (!p)
+		return NULL;
+	if (len)
+		memcpy(p, src, len);
+	p[len] = '\0';
+	return p;
+}
+
+/* Hooks named by the patched asn_internal.h. */
+
+void *megaco_asn_calloc(size_t nmemb, size_t size)
+{
+	megaco_arena *a = current;
+	if (!a)
+		return calloc(nmemb, size);
+	if (size && nmemb > SIZE_MAX / size)
+		return NULL;
+	return arena_alloc(a, nmemb * size);
+}
+
+void *megaco_asn_malloc(size_t size)
+{
+	megaco_arena *a = current;
+	return a ? alloc_raw(a, size) : malloc(size);
+}
+
+void *megaco_asn_realloc(void *ptr, size_t size)
+{
+	megaco_arena *a = current;
+	return a ? arena_realloc(a, ptr, size) : realloc(ptr, size);
+}
+
+void megaco_asn_free(void *ptr)
+{
+	/* Arena memory is released with the arena as a whole. */
+	if (!current)
+		free(ptr);
+}

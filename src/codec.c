@@ -1,0 +1,146 @@
+/*
+ * Public decode/encode entry points: argument checks, input limits, and
+ * dispatch to the per-encoding modules.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+static const char *const enc_names[] = {
+	[MEGACO_ENC_AUTO] = "auto",
+	[MEGACO_ENC_PRETTY] = "pretty",
+	[MEGACO_ENC_COMPACT] = "compact",
+	[MEGACO_ENC_BER] = "ber",
+	[MEGACO_ENC_PER] = "per",
+};
+
+const char *megaco_encoding_name(megaco_encoding enc)
+{
+	if ((unsigned)enc >= sizeof enc_names / sizeof enc_names[0])
+		return NULL;
+	return enc_names[enc];
+}
+
+int megaco_encoding_from_name(const char *name, megaco_encoding *out)
+{
+	if (!name || !out)
+		return MEGACO_ERR_INVALID_ARGUMENT;
+	for (unsigned i = 0; i < sizeof enc_names / sizeof enc_names[0]; i++) {
+		if (strcasecmp(name, enc_names[i]) == 0) {
+			*out = (megaco_encoding)i;
+			return MEGACO_OK;
+		}
+	}
+	return MEGACO_ERR_INVALID_ARGUMENT;
+}
+
+const char *megaco_version(void) { return MEGACO_VERSION_STRING; }
+
+int out_sink_write(const void *data, size_t size, void *key)
+{
+	out_sink *s = key;
+	if (s->len <= s->cap && size <= s->cap - s->len)
+		memcpy(s->buf + s->len, data, size);
+	s->len += size;
+	return 0;
+}
+
+int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco_options *opts,
+                  megaco_message **out, megaco_error *err)
+{
+	megaco_options store;
+	const megaco_options *o = options_or_default(opts, &store);
+	clear_error(err);
+	if (!out || (!buf && len))
+		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL buffer or output pointer");
+	if (len > o->max_message_size)
+		return set_error(err, MEGACO_ERR_TOO_LARGE, o->max_message_size,
+		                 "message of %zu bytes exceeds the limit of %zu", len,
+		                 o->max_message_size);
+	if (enc == MEGACO_ENC_AUTO) {
+		int rc = megaco_detect(buf, len, &enc, NULL);
+		if (rc != MEGACO_OK)
+			return set_error(err, rc, 0, "empty input");
+	}
+	switch (enc) {
+	case MEGACO_ENC_BER:
+		return ber_decode_message(buf, len, o, out, err);
+	case MEGACO_ENC_PER:
+		return per_decode_message(buf, len, o, out, err);
+	case MEGACO_ENC_PRETTY:
+	case MEGACO_ENC_COMPACT:
+		return set_error(err, MEGACO_ERR_UNSUPPORTED, 0, "text decoding is not built yet");
+	default:
+		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "unknown encoding %d", (int)enc);
+	}
+}
+
+static int encode_into(const megaco_message *msg, megaco_encoding enc, unsigned char *buf,
+                       size_t cap, size_t *out_len, megaco_error *err)
+{
+	switch (enc) {
+	case MEGACO_ENC_BER:
+	case MEGACO_ENC_PER:
+		if (msg->form != MEGACO_NAMES_BINARY)
+			return set_error(err, MEGACO_ERR_UNKNOWN_NAME, 0,
+			                 "names are in text form; mapping them to binary is not built yet");
+		return enc == MEGACO_ENC_BER ? ber_encode_message(msg, buf, cap, out_len, err)
+		                             : per_encode_message(msg, buf, cap, out_len, err);
+	case MEGACO_ENC_PRETTY:
+	case MEGACO_ENC_COMPACT:
+		return set_error(err, MEGACO_ERR_UNSUPPORTED, 0, "text encoding is not built yet");
+	default:
+		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "cannot encode to encoding %d",
+		                 (int)enc);
+	}
+}
+
+int megaco_encode(const megaco_message *msg, megaco_encoding enc, const megaco_options *opts,
+                  void *buf, size_t cap, size_t *out_len, megaco_error *err)
+{
+	(void)opts;
+	clear_error(err);
+	if (!msg || !out_len || (!buf && cap))
+		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or output pointer");
+	*out_len = 0;
+	return encode_into(msg, enc, buf, cap, out_len, err);
+}
+
+int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const megaco_options *opts,
+                        void **out, size_t *out_len, megaco_error *err)
+{
+	megaco_options store;
+	const megaco_options *o = options_or_default(opts, &store);
+	const megaco_allocator *al = o->allocator ? o->allocator : &megaco_default_allocator;
+	clear_error(err);
+	if (!msg || !out || !out_len)
+		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or output pointer");
+	size_t cap = 1024, len = 0;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		unsigned char *buf = al->alloc(al->user_data, cap);
+		if (!buf)
+			return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+		int rc = encode_into(msg, enc, buf, cap, &len, err);
+		if (rc == MEGACO_OK) {
+			clear_error(err);
+			*out = buf;
+			*out_len = len;
+			return MEGACO_OK;
+		}
+		al->free(al->user_data, buf);
+		if (rc != MEGACO_ERR_BUFFER_TOO_SMALL || len <= cap)
+			return rc;
+		cap = len; /* the encoder told us the exact size */
+	}
+	return set_error(err, MEGACO_ERR_INTERNAL, 0, "encoded size changed between passes");
+}
+
+void megaco_buffer_free(void *buf, const megaco_options *opts)
+{
+	megaco_options store;
+	const megaco_options *o = options_or_default(opts, &store);
+	const megaco_allocator *al = o->allocator ? o->allocator : &megaco_default_allocator;
+	if (buf)
+		al->free(al->user_data, buf);
+}

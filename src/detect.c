@@ -1,0 +1,157 @@
+/*
+ * Encoding and version sniffing from the first bytes of a buffer, without
+ * decoding: text starts with a MEGACO/ or !/ header (after white space and
+ * comments), BER with a SEQUENCE whose length matches, anything else is PER.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "internal.h"
+
+static size_t skip_lwsp(const unsigned char *p, size_t len, size_t i)
+{
+	while (i < len) {
+		if (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n') {
+			i++;
+		} else if (p[i] == ';') {
+			while (i < len && p[i] != '\r' && p[i] != '\n')
+				i++;
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+static int prefix_ci(const unsigned char *p, size_t len, size_t i, const char *word)
+{
+	size_t n = strlen(word);
+	if (len - i < n)
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		if (toupper(p[i + k]) != word[k])
+			return 0;
+	return 1;
+}
+
+static int read_text_version(const unsigned char *p, size_t len, size_t i)
+{
+	int v = 0;
+	size_t digits = 0;
+	while (i < len && isdigit(p[i]) && digits < 3) {
+		v = v * 10 + (p[i] - '0');
+		i++;
+		digits++;
+	}
+	return digits ? v : 0;
+}
+
+/* Finds the MEGACO/ or !/ token, skipping an authentication header. */
+static int detect_text(const unsigned char *p, size_t len, megaco_encoding *enc, int *version)
+{
+	size_t i = skip_lwsp(p, len, 0);
+	if (prefix_ci(p, len, i, "AUTHENTICATION") || prefix_ci(p, len, i, "AU")) {
+		/* AuthenticationHeader = AuthToken EQUAL SecurityParmIndex COLON ... LWSP */
+		size_t j = i;
+		while (j < len && p[j] != '\n' && !prefix_ci(p, len, j, "MEGACO/") && p[j] != '!')
+			j++;
+		i = skip_lwsp(p, len, j);
+	}
+	if (prefix_ci(p, len, i, "MEGACO/")) {
+		*enc = MEGACO_ENC_PRETTY;
+		*version = read_text_version(p, len, i + 7);
+		return 1;
+	}
+	if (prefix_ci(p, len, i, "!/")) {
+		*enc = MEGACO_ENC_COMPACT;
+		*version = read_text_version(p, len, i + 2);
+		return 1;
+	}
+	return 0;
+}
+
+/* BER: 30 len [A0 auth] A1 len 80 01 version ... */
+static int detect_ber(const unsigned char *p, size_t len, int *version)
+{
+	if (len < 2 || p[0] != 0x30)
+		return 0;
+	size_t i = 1, body;
+	if (p[i] < 0x80) {
+		body = p[i++];
+	} else if (p[i] == 0x80) {
+		body = len - 2; /* indefinite: accept, trust the decoder */
+		i++;
+	} else {
+		unsigned n = p[i++] & 0x7f;
+		if (n > 4 || len - i < n)
+			return 0;
+		body = 0;
+		while (n--)
+			body = (body << 8) | p[i++];
+	}
+	if (body != len - i && !(p[1] == 0x80 && len >= 4))
+		return 0;
+	*version = 0;
+	/* Best effort: step over the optional [0] authHeader to read the version. */
+	if (i + 1 < len && p[i] == 0xA0 && p[i + 1] < 0x80)
+		i += 2 + p[i + 1];
+	if (i + 1 < len && p[i] == 0xA1) {
+		i += (p[i + 1] < 0x80) ? 2 : 2 + (p[i + 1] & 0x7f);
+		if (i + 2 < len && p[i] == 0x80 && p[i + 1] == 0x01)
+			*version = p[i + 2];
+	}
+	return 1;
+}
+
+static unsigned get_bits(const unsigned char *p, size_t len, size_t bit, unsigned n, int *ok)
+{
+	unsigned v = 0;
+	for (unsigned k = 0; k < n; k++, bit++) {
+		if (bit / 8 >= len) {
+			*ok = 0;
+			return 0;
+		}
+		v = (v << 1) | ((p[bit / 8] >> (7 - bit % 8)) & 1u);
+	}
+	return v;
+}
+
+/*
+ * UPER: presence bit of authHeader (then its fixed 4+4 octets, a 5-bit
+ * length 12..32 and the data), Message's extension bit, version as 7 bits.
+ */
+static int per_version(const unsigned char *p, size_t len)
+{
+	int ok = 1;
+	size_t bit = 0;
+	if (get_bits(p, len, bit++, 1, &ok)) {
+		bit += 64;
+		unsigned adlen = get_bits(p, len, bit, 5, &ok) + 12;
+		bit += 5 + 8 * (size_t)adlen;
+	}
+	bit++; /* extension bit of Message */
+	unsigned v = get_bits(p, len, bit, 7, &ok);
+	return ok ? (int)v : 0;
+}
+
+int megaco_detect(const void *buf, size_t len, megaco_encoding *enc, int *version)
+{
+	megaco_encoding e = MEGACO_ENC_PER;
+	int v = 0;
+	if (!buf && len)
+		return MEGACO_ERR_INVALID_ARGUMENT;
+	if (len == 0)
+		return MEGACO_ERR_TRUNCATED;
+	const unsigned char *p = buf;
+	if (!detect_text(p, len, &e, &v)) {
+		if (detect_ber(p, len, &v))
+			e = MEGACO_ENC_BER;
+		else
+			v = per_version(p, len);
+	}
+	if (enc)
+		*enc = e;
+	if (version)
+		*version = v;
+	return MEGACO_OK;
+}

@@ -1,0 +1,68 @@
+/*
+ * Internal glue shared by the codec modules: the message handle's layout,
+ * option defaults and error reporting. Not installed.
+ */
+#ifndef MEGACO_INTERNAL_H
+#define MEGACO_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "arena.h"
+#include "megaco/megaco.h"
+
+struct MegacoMessage;
+
+struct megaco_message {
+	megaco_arena arena;            /* owns this struct and the whole model */
+	struct MegacoMessage *model;
+	megaco_name_form form;
+};
+
+/* Hard ceilings the options cannot raise (they bound our own stacks). */
+#define MEGACO_DEPTH_CEILING 1024u
+
+/* Returns opts, or the defaults when opts is NULL. */
+const megaco_options *options_or_default(const megaco_options *opts, megaco_options *store);
+
+/* Creates an empty message whose model is allocated but zeroed. */
+megaco_message *message_create(megaco_name_form form, const megaco_options *opts);
+
+/*
+ * Records an error in err (may be NULL) and returns code, so callers can
+ * write `return set_error(err, MEGACO_ERR_TRUNCATED, off, "...", ...)`.
+ */
+int set_error(megaco_error *err, int code, size_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int set_error_text(megaco_error *err, int code, size_t offset, unsigned line,
+                   unsigned column, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void clear_error(megaco_error *err);
+
+/*
+ * asn1c output callback target: writes while there is room and keeps
+ * counting past the end, so a too-small buffer still learns the size needed.
+ */
+typedef struct out_sink {
+	unsigned char *buf;
+	size_t cap, len;
+} out_sink;
+int out_sink_write(const void *data, size_t size, void *sink);
+
+/* Per-encoding entry points, dispatched by codec.c. */
+int ber_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
+                       megaco_message **out, megaco_error *err);
+int ber_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
+                       size_t *out_len, megaco_error *err);
+int per_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
+                       megaco_message **out, megaco_error *err);
+int per_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
+                       size_t *out_len, megaco_error *err);
+
+/* Structural BER check (tags, lengths, depth) before asn1c sees the bytes. */
+int ber_scan(const unsigned char *buf, size_t len, unsigned max_depth, size_t max_size,
+             megaco_error *err);
+
+/* Version gate shared by every decoder: 1..3 are H.248.1 v1..v3. */
+int check_version(long version, size_t offset, megaco_error *err);
+
+#endif

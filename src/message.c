@@ -1,0 +1,118 @@
+/*
+ * The message handle: an arena whose first allocation is the handle itself,
+ * followed by the asn1c model. One allocator call for a small message.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "MegacoMessage.h"
+#include "internal.h"
+
+#define FIRST_BLOCK 4096
+
+void megaco_options_init(megaco_options *opts)
+{
+	if (!opts)
+		return;
+	memset(opts, 0, sizeof *opts);
+	opts->version = MEGACO_OPTIONS_VERSION;
+	opts->max_message_size = (size_t)1 << 20;
+	opts->max_depth = 64;
+	opts->max_token_length = (size_t)64 << 10;
+	opts->scanner = MEGACO_SCANNER_REENTRANT;
+}
+
+const megaco_options *options_or_default(const megaco_options *opts, megaco_options *store)
+{
+	if (opts && opts->version == MEGACO_OPTIONS_VERSION)
+		return opts;
+	megaco_options_init(store);
+	return store;
+}
+
+megaco_message *message_create(megaco_name_form form, const megaco_options *opts)
+{
+	megaco_arena a;
+	arena_init(&a, opts ? opts->allocator : NULL, FIRST_BLOCK);
+	megaco_message *msg = arena_alloc(&a, sizeof *msg);
+	MegacoMessage_t *model = msg ? arena_alloc(&a, sizeof *model) : NULL;
+	if (!model) {
+		arena_reset_blocks(&a);
+		return NULL;
+	}
+	msg->arena = a;
+	msg->model = model;
+	msg->form = form;
+	return msg;
+}
+
+megaco_message *megaco_message_new(megaco_name_form form, const megaco_options *opts)
+{
+	if (form != MEGACO_NAMES_BINARY && form != MEGACO_NAMES_TEXT)
+		return NULL;
+	megaco_options store;
+	return message_create(form, options_or_default(opts, &store));
+}
+
+void megaco_message_free(megaco_message *msg)
+{
+	if (!msg)
+		return;
+	/* The handle lives in its own arena: copy the arena out before freeing. */
+	megaco_arena a = msg->arena;
+	arena_reset_blocks(&a);
+}
+
+struct MegacoMessage *megaco_message_model(megaco_message *msg)
+{
+	return msg ? msg->model : NULL;
+}
+
+const struct MegacoMessage *megaco_message_model_const(const megaco_message *msg)
+{
+	return msg ? msg->model : NULL;
+}
+
+int megaco_message_version(const megaco_message *msg)
+{
+	return msg ? (int)msg->model->mess.version : 0;
+}
+
+megaco_name_form megaco_message_name_form(const megaco_message *msg)
+{
+	return msg ? msg->form : MEGACO_NAMES_BINARY;
+}
+
+void *megaco_message_alloc(megaco_message *msg, size_t size)
+{
+	return msg ? arena_alloc(&msg->arena, size) : NULL;
+}
+
+int megaco_message_set_octets(megaco_message *msg, struct OCTET_STRING *field, const void *bytes,
+                              size_t len)
+{
+	if (!msg || !field || (!bytes && len) || len > INT_MAX)
+		return MEGACO_ERR_INVALID_ARGUMENT;
+	char *copy = arena_memdup(&msg->arena, bytes, len);
+	if (!copy)
+		return MEGACO_ERR_NOMEM;
+	field->buf = (uint8_t *)copy;
+	field->size = (int)len;
+	return MEGACO_OK;
+}
+
+int megaco_message_append(megaco_message *msg, void *list, void *element)
+{
+	if (!msg || !list || !element)
+		return MEGACO_ERR_INVALID_ARGUMENT;
+	/* asn_sequence_add grows the array with REALLOC: aim it at our arena. */
+	megaco_arena *prev = arena_set_current(&msg->arena);
+	int rc = asn_sequence_add(list, element);
+	arena_set_current(prev);
+	return rc == 0 ? MEGACO_OK : MEGACO_ERR_NOMEM;
+}
+
+size_t megaco_message_memory(const megaco_message *msg)
+{
+	return msg ? msg->arena.total : 0;
+}

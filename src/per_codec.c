@@ -1,0 +1,71 @@
+/*
+ * PER codec: X.691 UNALIGNED, the only variant asn1c 0.9.28 generates.
+ * Erlang megaco's "per" is ALIGNED, so sizes and bytes differ from it.
+ */
+#include <string.h>
+
+#include "MegacoMessage.h"
+#include "internal.h"
+
+#define ASN1C_STACK_LIMIT (256u << 10)
+
+int per_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
+                       megaco_message **out, megaco_error *err)
+{
+	if (len == 0)
+		return set_error(err, MEGACO_ERR_TRUNCATED, 0, "empty input");
+	megaco_message *msg = message_create(MEGACO_NAMES_BINARY, o);
+	if (!msg)
+		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+	asn_codec_ctx_t ctx = { ASN1C_STACK_LIMIT };
+	void *model = msg->model;
+	megaco_arena *prev = arena_set_current(&msg->arena);
+	asn_dec_rval_t r = uper_decode_complete(&ctx, &asn_DEF_MegacoMessage, &model, buf, len);
+	arena_set_current(prev);
+
+	int rc;
+	if (r.code == RC_WMORE) {
+		rc = set_error(err, MEGACO_ERR_TRUNCATED, len, "input ends inside the message");
+		goto fail;
+	}
+	if (r.code != RC_OK) {
+		if (msg->arena.failed)
+			rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+		else
+			rc = set_error(err, MEGACO_ERR_MALFORMED, r.consumed,
+			               "PER does not match the H.248.1 module");
+		goto fail;
+	}
+	if (r.consumed < len) {
+		rc = set_error(err, MEGACO_ERR_TRAILING_DATA, r.consumed,
+		               "%zu bytes after the end of the message", len - r.consumed);
+		goto fail;
+	}
+	rc = check_version(msg->model->mess.version, 0, err);
+	if (rc != MEGACO_OK)
+		goto fail;
+	*out = msg;
+	return MEGACO_OK;
+fail:
+	megaco_message_free(msg);
+	return rc;
+}
+
+int per_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
+                       size_t *out_len, megaco_error *err)
+{
+	char why[128];
+	size_t whylen = sizeof why;
+	if (asn_check_constraints(&asn_DEF_MegacoMessage, msg->model, why, &whylen) != 0)
+		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s", why);
+	out_sink s = { buf, cap, 0 };
+	asn_enc_rval_t r = uper_encode(&asn_DEF_MegacoMessage, msg->model, out_sink_write, &s);
+	if (r.encoded < 0)
+		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode %s as PER",
+		                 r.failed_type ? r.failed_type->name : "message");
+	*out_len = s.len;
+	if (s.len > cap)
+		return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, 0, "PER needs %zu bytes, buffer has %zu",
+		                 s.len, cap);
+	return MEGACO_OK;
+}
