@@ -1,0 +1,249 @@
+/* Test helpers: manifest loading with libyaml, file reading, byte compares. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+unsigned char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	unsigned char *buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		unsigned char *bigger = realloc(buf, cap *= 2);
+		if (!bigger) {
+			free(buf);
+			buf = NULL;
+		} else {
+			buf = bigger;
+		}
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+const char *corpus_dir_from_args(int argc, char **argv)
+{
+	static char path[512];
+	if (argc > 1)
+		return argv[1];
+	const char *src = getenv("MEGACO_SOURCE_DIR");
+	snprintf(path, sizeof path, "%s/corpus", src ? src : ".");
+	return path;
+}
+
+static int enc_index(const char *name)
+{
+	megaco_encoding e;
+	if (megaco_encoding_from_name(name, &e) != MEGACO_OK || e == MEGACO_ENC_AUTO)
+		return -1;
+	return (int)e - 1;
+}
+
+/*
+ * A small walk over libyaml events that knows the manifest's shape:
+ * sets -> [ {name, dirs: {enc: dir}, messages: [ {name, version, encodings, valid} ]} ].
+ */
+typedef struct {
+	corpus *c;
+	size_t cap;
+	char set[32];
+	char dirs[CORPUS_MAX_ENC][64];
+} loader;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "corpus manifest: %s\n", what);
+	exit(2);
+}
+
+static corpus_entry *add_entry(loader *l)
+{
+	corpus *c = l->c;
+	if (c->count == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 256;
+		c->entries = realloc(c->entries, l->cap * sizeof *c->entries);
+		if (!c->entries)
+			die("out of memory");
+	}
+	corpus_entry *e = &c->entries[c->count++];
+	memset(e, 0, sizeof *e);
+	snprintf(e->set, sizeof e->set, "%s", l->set);
+	e->valid = 1;
+	return e;
+}
+
+static int next(yaml_parser_t *p, yaml_event_t *ev)
+{
+	if (!yaml_parser_parse(p, ev))
+		die(p->problem ? p->problem : "parse error");
+	return ev->type;
+}
+
+static void skip_value(yaml_parser_t *p, yaml_event_t *ev)
+{
+	/* ev is the first event of the value: skip to its end. */
+	int depth = 0;
+	for (;;) {
+		int t = ev->type;
+		if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT)
+			depth++;
+		else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT)
+			depth--;
+		yaml_event_delete(ev);
+		if (depth <= 0)
+			return;
+		next(p, ev);
+	}
+}
+
+static char *scalar(yaml_event_t *ev) { return (char *)ev->data.scalar.value; }
+
+static void parse_message(loader *l, yaml_parser_t *p)
+{
+	yaml_event_t ev;
+	corpus_entry *e = add_entry(l);
+	char encs[CORPUS_MAX_ENC] = { 0 };
+	while (next(p, &ev) == YAML_SCALAR_EVENT) {
+		char key[32];
+		snprintf(key, sizeof key, "%s", scalar(&ev));
+		yaml_event_delete(&ev);
+		next(p, &ev);
+		if (!strcmp(key, "name") && ev.type == YAML_SCALAR_EVENT) {
+			snprintf(e->name, sizeof e->name, "%s", scalar(&ev));
+		} else if (!strcmp(key, "version") && ev.type == YAML_SCALAR_EVENT) {
+			e->version = atoi(scalar(&ev));
+		} else if (!strcmp(key, "valid") && ev.type == YAML_SCALAR_EVENT) {
+			e->valid = strcmp(scalar(&ev), "false") != 0;
+		} else if (!strcmp(key, "encodings") && ev.type == YAML_SEQUENCE_START_EVENT) {
+			yaml_event_delete(&ev);
+			while (next(p, &ev) == YAML_SCALAR_EVENT) {
+				int i = enc_index(scalar(&ev));
+				if (i >= 0)
+					encs[i] = 1;
+				yaml_event_delete(&ev);
+			}
+		} else {
+			skip_value(p, &ev);
+			continue;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_event_delete(&ev); /* mapping end */
+	for (int i = 0; i < CORPUS_MAX_ENC; i++) {
+		if (!encs[i])
+			continue;
+		const char *d = l->dirs[i][0] ? l->dirs[i] : megaco_encoding_name((megaco_encoding)(i + 1));
+		size_t n = strlen(l->c->dir) + strlen(d) + strlen(e->name) + 3;
+		e->path[i] = malloc(n);
+		snprintf(e->path[i], n, "%s/%s/%s", l->c->dir, d, e->name);
+	}
+}
+
+static void parse_set(loader *l, yaml_parser_t *p)
+{
+	yaml_event_t ev;
+	memset(l->set, 0, sizeof l->set);
+	memset(l->dirs, 0, sizeof l->dirs);
+	while (next(p, &ev) == YAML_SCALAR_EVENT) {
+		char key[32];
+		snprintf(key, sizeof key, "%s", scalar(&ev));
+		yaml_event_delete(&ev);
+		next(p, &ev);
+		if (!strcmp(key, "name") && ev.type == YAML_SCALAR_EVENT) {
+			snprintf(l->set, sizeof l->set, "%s", scalar(&ev));
+		} else if (!strcmp(key, "dirs") && ev.type == YAML_MAPPING_START_EVENT) {
+			yaml_event_delete(&ev);
+			while (next(p, &ev) == YAML_SCALAR_EVENT) {
+				int i = enc_index(scalar(&ev));
+				yaml_event_delete(&ev);
+				next(p, &ev);
+				if (i >= 0)
+					snprintf(l->dirs[i], sizeof l->dirs[i], "%s", scalar(&ev));
+				yaml_event_delete(&ev);
+			}
+		} else if (!strcmp(key, "messages") && ev.type == YAML_SEQUENCE_START_EVENT) {
+			yaml_event_delete(&ev);
+			while (next(p, &ev) == YAML_MAPPING_START_EVENT) {
+				yaml_event_delete(&ev);
+				parse_message(l, p);
+			}
+		} else {
+			skip_value(p, &ev);
+			continue;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_event_delete(&ev);
+}
+
+corpus *corpus_load(const char *dir)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/manifest.yaml", dir);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		die(path);
+	loader l = { calloc(1, sizeof(corpus)), 0, "", { "" } };
+	snprintf(l.c->dir, sizeof l.c->dir, "%s", dir);
+	yaml_parser_t p;
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_file(&p, f);
+	yaml_event_t ev;
+	while (next(&p, &ev) != YAML_STREAM_END_EVENT) {
+		if (ev.type == YAML_SCALAR_EVENT && !strcmp(scalar(&ev), "sets")) {
+			yaml_event_delete(&ev);
+			next(&p, &ev); /* sequence start */
+			yaml_event_delete(&ev);
+			while (next(&p, &ev) == YAML_MAPPING_START_EVENT) {
+				yaml_event_delete(&ev);
+				parse_set(&l, &p);
+			}
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_event_delete(&ev);
+	yaml_parser_delete(&p);
+	fclose(f);
+	return l.c;
+}
+
+void corpus_free(corpus *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->count; i++)
+		for (int k = 0; k < CORPUS_MAX_ENC; k++)
+			free(c->entries[i].path[k]);
+	free(c->entries);
+	free(c);
+}
+
+size_t corpus_count(const corpus *c, const char *set, megaco_encoding enc)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->count; i++)
+		if (!strcmp(c->entries[i].set, set) && c->entries[i].path[enc - 1])
+			n++;
+	return n;
+}
+
+void assert_bytes_equal(const char *what, const unsigned char *a, size_t alen,
+                        const unsigned char *b, size_t blen)
+{
+	size_t n = alen < blen ? alen : blen, i = 0;
+	while (i < n && a[i] == b[i])
+		i++;
+	if (i == n && alen == blen)
+		return;
+	fail_msg("%s: %zu vs %zu bytes, first difference at offset %zu", what, alen, blen, i);
+}

@@ -1,0 +1,48 @@
+/*
+ * Shared test helpers: the corpus manifest (read with libyaml), whole-file
+ * reads, and a hex dump for failure messages.
+ */
+#ifndef MEGACO_TESTUTIL_H
+#define MEGACO_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "megaco/megaco.h"
+
+#define CORPUS_MAX_ENC 4 /* pretty, compact, ber, per: MEGACO_ENC_x - 1 */
+
+typedef struct corpus_entry {
+	char set[32];
+	char name[64];
+	int version;
+	int valid;                       /* manifest "valid" key, 1 when absent */
+	char *path[CORPUS_MAX_ENC];      /* NULL where the encoding does not exist */
+} corpus_entry;
+
+typedef struct corpus {
+	char dir[512];
+	corpus_entry *entries;
+	size_t count;
+} corpus;
+
+/* Loads DIR/manifest.yaml; aborts the test binary on error. */
+corpus *corpus_load(const char *dir);
+void corpus_free(corpus *c);
+/* The corpus directory the test was given (argv[1]) or MEGACO_SOURCE_DIR/corpus. */
+const char *corpus_dir_from_args(int argc, char **argv);
+/* Counts entries of a set ("time_test", "rfc3525") having encoding enc. */
+size_t corpus_count(const corpus *c, const char *set, megaco_encoding enc);
+
+/* Whole file into malloc'd memory; NULL on error. */
+unsigned char *read_file(const char *path, size_t *len);
+
+/* Fails the current test with a message and the first differing offset. */
+void assert_bytes_equal(const char *what, const unsigned char *a, size_t alen,
+                        const unsigned char *b, size_t blen);
+
+#endif
