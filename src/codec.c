@@ -70,7 +70,7 @@ int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco
 		return per_decode_message(buf, len, o, out, err);
 	case MEGACO_ENC_PRETTY:
 	case MEGACO_ENC_COMPACT:
-		return set_error(err, MEGACO_ERR_UNSUPPORTED, 0, "text decoding is not built yet");
+		return text_decode_message(buf, len, o, out, err);
 	default:
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "unknown encoding %d", (int)enc);
 	}
@@ -89,7 +89,7 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, unsigned 
 		                             : per_encode_message(msg, buf, cap, out_len, err);
 	case MEGACO_ENC_PRETTY:
 	case MEGACO_ENC_COMPACT:
-		return set_error(err, MEGACO_ERR_UNSUPPORTED, 0, "text encoding is not built yet");
+		return text_encode_message(msg, enc == MEGACO_ENC_COMPACT, buf, cap, out_len, err);
 	default:
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "cannot encode to encoding %d",
 		                 (int)enc);

@@ -58,6 +58,12 @@ int per_decode_message(const unsigned char *buf, size_t len, const megaco_option
 int per_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
                        size_t *out_len, megaco_error *err);
 
+/* Text: one parser reads pretty and compact; compact != 0 picks the encoder style. */
+int text_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
+                        megaco_message **out, megaco_error *err);
+int text_encode_message(const megaco_message *msg, int compact, unsigned char *buf, size_t cap,
+                        size_t *out_len, megaco_error *err);
+
 /* Structural BER check (tags, lengths, depth) before asn1c sees the bytes. */
 int ber_scan(const unsigned char *buf, size_t len, unsigned max_depth, size_t max_size,
              megaco_error *err);
