@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The project's test command (README, .ci/run): installs what is missing,
+# builds with warnings as errors, runs the whole ctest suite, then runs it
+# again under AddressSanitizer + UndefinedBehaviorSanitizer.
+#   MEGACO_SKIP_ASAN=1 scripts/test.sh   skip the sanitizer pass (local use)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-deps.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== build (warnings are errors) =="
+cmake -S . -B build -DMEGACO_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
+echo "== tests =="
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+if [[ "${MEGACO_SKIP_ASAN:-0}" != 1 ]]; then
+	echo "== tests under ASan + UBSan =="
+	cmake -S . -B build-asan -DMEGACO_WERROR=ON -DMEGACO_SANITIZE=ON \
+		-DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake --build build-asan -j"$jobs"
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --test-dir build-asan --output-on-failure -j"$jobs"
+fi
