@@ -10,6 +10,12 @@
 typedef struct {
 	size_t end;      /* definite: offset just past the contents; else the parent's */
 	int indefinite;  /* closed by 00 00 rather than by reaching end */
+	/*
+	 * end was fixed by a definite length (this value's or an ancestor's):
+	 * everything up to end is present, so overrunning it is a length error,
+	 * not truncation, even when end happens to be the end of the input.
+	 */
+	int bounded;
 } frame;
 
 /* Reads one identifier octet sequence; returns 0 or an error code. */
@@ -95,7 +101,7 @@ int ber_scan(const unsigned char *buf, size_t len, unsigned max_depth, size_t ma
 					continue;
 				}
 				if (pos >= f->end) {
-					if (f->end < len)
+					if (f->bounded)
 						return set_error(err, MEGACO_ERR_BAD_LENGTH, pos,
 						                 "indefinite-length value runs past its container");
 					return set_error(err, MEGACO_ERR_TRUNCATED, pos,
@@ -115,6 +121,7 @@ int ber_scan(const unsigned char *buf, size_t len, unsigned max_depth, size_t ma
 		}
 
 		size_t limit = depth ? stack[depth - 1].end : len;
+		int bounded = depth && stack[depth - 1].bounded;
 		size_t start = pos;
 		int constructed = 0, eoc = 0, indefinite = 0;
 		size_t vlen = 0;
@@ -123,7 +130,7 @@ int ber_scan(const unsigned char *buf, size_t len, unsigned max_depth, size_t ma
 			rc = read_length(buf, limit, &pos, &vlen, &indefinite, err);
 		if (rc != MEGACO_OK) {
 			/* Running out inside a definite container is its length's fault. */
-			if (rc == MEGACO_ERR_TRUNCATED && limit < len)
+			if (rc == MEGACO_ERR_TRUNCATED && bounded)
 				return set_error(err, MEGACO_ERR_BAD_LENGTH, start,
 				                 "value runs past the end of its container");
 			return rc;
@@ -140,7 +147,7 @@ int ber_scan(const unsigned char *buf, size_t len, unsigned max_depth, size_t ma
 				                 "length %zu exceeds the maximum message size %zu", vlen,
 				                 max_size);
 			if (vlen > limit - pos) {
-				if (limit < len)
+				if (bounded)
 					return set_error(err, MEGACO_ERR_BAD_LENGTH, start,
 					                 "length %zu runs past the end of its container", vlen);
 				return set_error(err, MEGACO_ERR_TRUNCATED, len,
@@ -154,6 +161,7 @@ int ber_scan(const unsigned char *buf, size_t len, unsigned max_depth, size_t ma
 				                 "nesting deeper than %u levels", max_depth);
 			stack[depth].indefinite = indefinite;
 			stack[depth].end = indefinite ? limit : pos + vlen;
+			stack[depth].bounded = !indefinite || bounded;
 			depth++;
 		} else {
 			pos += vlen;

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "version_check.h"
 
 static const char *const enc_names[] = {
 	[MEGACO_ENC_AUTO] = "auto",
@@ -40,7 +41,8 @@ const char *megaco_version(void) { return MEGACO_VERSION_STRING; }
 int out_sink_write(const void *data, size_t size, void *key)
 {
 	out_sink *s = key;
-	if (s->len <= s->cap && size <= s->cap - s->len)
+	/* size 0 comes with data == NULL (an empty OCTET STRING): memcpy must not see it. */
+	if (size && s->len <= s->cap && size <= s->cap - s->len)
 		memcpy(s->buf + s->len, data, size);
 	s->len += size;
 	return 0;
@@ -76,17 +78,23 @@ int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco
 	}
 }
 
-static int encode_into(const megaco_message *msg, megaco_encoding enc, unsigned char *buf,
-                       size_t cap, size_t *out_len, megaco_error *err)
+static int encode_into(const megaco_message *msg, megaco_encoding enc, const megaco_options *o,
+                       unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
 {
+	(void)o; /* the name mapping will need the options */
 	switch (enc) {
 	case MEGACO_ENC_BER:
-	case MEGACO_ENC_PER:
+	case MEGACO_ENC_PER: {
+		/* The v3 model can hold what a v1/v2 message must not carry. */
+		int rc = version_check_model(msg->model, megaco_message_version(msg), err);
+		if (rc != MEGACO_OK)
+			return rc;
 		if (msg->form != MEGACO_NAMES_BINARY)
 			return set_error(err, MEGACO_ERR_UNKNOWN_NAME, 0,
 			                 "names are in text form; mapping them to binary is not built yet");
 		return enc == MEGACO_ENC_BER ? ber_encode_message(msg, buf, cap, out_len, err)
 		                             : per_encode_message(msg, buf, cap, out_len, err);
+	}
 	case MEGACO_ENC_PRETTY:
 	case MEGACO_ENC_COMPACT:
 		return text_encode_message(msg, enc == MEGACO_ENC_COMPACT, buf, cap, out_len, err);
@@ -99,12 +107,13 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, unsigned 
 int megaco_encode(const megaco_message *msg, megaco_encoding enc, const megaco_options *opts,
                   void *buf, size_t cap, size_t *out_len, megaco_error *err)
 {
-	(void)opts;
+	megaco_options store;
+	const megaco_options *o = options_or_default(opts, &store);
 	clear_error(err);
 	if (!msg || !out_len || (!buf && cap))
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or output pointer");
 	*out_len = 0;
-	return encode_into(msg, enc, buf, cap, out_len, err);
+	return encode_into(msg, enc, o, buf, cap, out_len, err);
 }
 
 int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const megaco_options *opts,
@@ -121,7 +130,7 @@ int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const me
 		unsigned char *buf = al->alloc(al->user_data, cap);
 		if (!buf)
 			return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-		int rc = encode_into(msg, enc, buf, cap, &len, err);
+		int rc = encode_into(msg, enc, o, buf, cap, &len, err);
 		if (rc == MEGACO_OK) {
 			clear_error(err);
 			*out = buf;

@@ -89,7 +89,12 @@ static int detect_ber(const unsigned char *p, size_t len, int *version)
 		while (n--)
 			body = (body << 8) | p[i++];
 	}
-	if (body != len - i && !(p[1] == 0x80 && len >= 4))
+	/*
+	 * Fits, not equals: BER followed by stray bytes is still BER, and its
+	 * decoder reports TRAILING_DATA at the right offset. Valid PER cannot
+	 * start with 0x30 (that would be version 96+ without authHeader).
+	 */
+	if (body > len - i && !(p[1] == 0x80 && len >= 4))
 		return 0;
 	*version = 0;
 	/* Best effort: step over the optional [0] authHeader to read the version. */

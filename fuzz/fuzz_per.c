@@ -1,0 +1,13 @@
+/* libFuzzer target: UPER decode, then PER and DER round trips of what decoded. */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	megaco_message *m = fuzz_decode(MEGACO_ENC_PER, data, size);
+	if (m) {
+		fuzz_binary_round_trip(m, MEGACO_ENC_PER);
+		fuzz_binary_round_trip(m, MEGACO_ENC_BER);
+		megaco_message_free(m);
+	}
+	return 0;
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Runs each libFuzzer target for a while on its seeds from corpus/.
+#
+#   scripts/fuzz-smoke.sh [SECONDS] [TARGET...]     (default: 60 s; ber per text auto)
+#
+# Builds build-fuzz/ (clang, -DMEGACO_FUZZ=ON: ASan+UBSan+libFuzzer) when
+# needed. Working corpora grow under build-fuzz/fuzz-work/TARGET (corpus/ is
+# never written); crashes land in build-fuzz/fuzz-crashes/TARGET. Exits
+# non-zero if any target found a crash: replay one with
+#   build-fuzz/fuzz/fuzz_TARGET CRASH-FILE
+# and, once fixed, keep it as fuzz/regressions/TARGET/NAME so the ctest
+# fuzz_smoke_TARGET replays it forever.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-60}
+[ $# -gt 0 ] && shift
+targets=${*:-ber per text auto}
+build=${MEGACO_FUZZ_BUILD:-$top/build-fuzz}
+jobs=${MEGACO_FUZZ_JOBS:-1}
+
+if [ ! -f "$build/CMakeCache.txt" ]; then
+	cmake -S "$top" -B "$build" -DCMAKE_C_COMPILER=clang -DMEGACO_FUZZ=ON \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEGACO_WERROR=OFF
+fi
+for t in $targets; do
+	cmake --build "$build" -j"$(nproc)" --target "fuzz_$t"
+done
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+failed=0
+for t in $targets; do
+	work=$build/fuzz-work/$t
+	crashes=$build/fuzz-crashes/$t
+	mkdir -p "$work" "$crashes"
+	seeds=""
+	for s in $(cat "$build/fuzz/fuzz_$t.seeds"); do
+		seeds="$seeds $top/corpus/$s"
+	done
+	[ -d "$top/fuzz/regressions/$t" ] && seeds="$seeds $top/fuzz/regressions/$t"
+	echo "== fuzz_$t: $secs s, seeds:$seeds"
+	# -max_len: the corpus's largest messages are under 1 KiB; leave room to grow.
+	# With -jobs libFuzzer writes fuzz-N.log into the current directory.
+	par=""
+	[ "$jobs" -gt 1 ] && par="-jobs=$jobs -workers=$jobs"
+	# shellcheck disable=SC2086
+	if ! (cd "$build" && "$build/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=4096 \
+		-timeout=10 -rss_limit_mb=2048 $par -print_final_stats=1 \
+		-artifact_prefix="$crashes/" "$work" $seeds); then
+		echo "!! fuzz_$t failed; artifacts in $crashes"
+		failed=1
+	fi
+done
+exit $failed

@@ -1,0 +1,262 @@
+/*
+ * Heap discipline of the binary decoders: a decode costs a small constant
+ * number of allocations (its arena's blocks), all of them through the
+ * caller's megaco_allocator, and megaco_message_free gives every one back.
+ *
+ * Two counters: the custom allocator passed in the options, and the C heap
+ * itself, seen through `-Wl,--wrap=malloc` (and calloc, realloc, free, ...;
+ * see tests/CMakeLists.txt) so that a stray malloc anywhere in libmegaco or
+ * the asn1c runtime linked into this binary is caught too.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* The bound the arena design promises for corpus-sized messages. */
+#define MAX_DECODE_ALLOCS 3
+
+static corpus *C;
+
+/* ---- the wrapped C heap ----------------------------------------------------- */
+
+/*
+ * volatile: GCC assumes the malloc family touches no user-visible memory, so
+ * it may move plain stores to these counters across the very calls they count.
+ */
+static volatile struct {
+	int on;
+	long mallocs, frees;
+} heap;
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t k);
+void *__real_realloc(void *p, size_t n);
+void __real_free(void *p);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t k);
+void *__wrap_realloc(void *p, size_t n);
+void __wrap_free(void *p);
+
+void *__wrap_malloc(size_t n)
+{
+	if (heap.on)
+		heap.mallocs++;
+	return __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t k)
+{
+	if (heap.on)
+		heap.mallocs++;
+	return __real_calloc(n, k);
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+	if (heap.on) {
+		/* A realloc is a new allocation and a free of the old one. */
+		heap.mallocs++;
+		if (p)
+			heap.frees++;
+	}
+	return __real_realloc(p, n);
+}
+
+void __wrap_free(void *p)
+{
+	if (heap.on && p)
+		heap.frees++;
+	__real_free(p);
+}
+
+/* ---- the caller's allocator ----------------------------------------------- */
+
+typedef struct {
+	long allocs, frees;
+	size_t bytes;
+} counter;
+
+static void *count_alloc(void *ud, size_t n)
+{
+	counter *c = ud;
+	c->allocs++;
+	c->bytes += n;
+	return __real_malloc(n);
+}
+
+static void count_free(void *ud, void *p)
+{
+	counter *c = ud;
+	c->frees++;
+	__real_free(p);
+}
+
+/* Proves the wrapping is in effect: otherwise every heap count below is 0 by accident. */
+static void test_wrap_is_live(void **state)
+{
+	(void)state;
+	heap.on = 1;
+	heap.mallocs = heap.frees = 0;
+	void *volatile p = malloc(10); /* volatile: keep the pair from being optimised out */
+	p = realloc(p, 20);
+	free(p);
+	heap.on = 0;
+	assert_int_equal(heap.mallocs, 2);
+	assert_int_equal(heap.frees, 2);
+
+	/* And it sees the library: a default-allocator decode takes its arena from malloc. */
+	size_t len;
+	unsigned char *b = read_file(C->entries[0].path[MEGACO_ENC_BER - 1], &len);
+	megaco_message *m = NULL;
+	heap.mallocs = heap.frees = 0;
+	heap.on = 1;
+	assert_int_equal(megaco_decode(MEGACO_ENC_BER, b, len, NULL, &m, NULL), MEGACO_OK);
+	long during = heap.mallocs;
+	megaco_message_free(m);
+	heap.on = 0;
+	assert_true(during >= 1);
+	assert_int_equal(heap.frees, during);
+	free(b);
+}
+
+static void count_decodes(megaco_encoding enc)
+{
+	size_t n = 0;
+	long worst = 0;
+	for (size_t i = 0; i < C->count; i++) {
+		const char *path = C->entries[i].path[enc - 1];
+		if (!path)
+			continue;
+		size_t len;
+		unsigned char *b = read_file(path, &len);
+		assert_non_null(b);
+
+		/* 1. Through the caller's allocator: a few blocks, no C heap at all. */
+		counter cnt = { 0, 0, 0 };
+		megaco_allocator al = { count_alloc, count_free, &cnt };
+		megaco_options o;
+		megaco_options_init(&o);
+		o.allocator = &al;
+		megaco_message *m = NULL;
+		heap.mallocs = heap.frees = 0;
+		heap.on = 1;
+		int rc = megaco_decode(enc, b, len, &o, &m, NULL);
+		long stray = heap.mallocs;
+		heap.on = 0;
+		assert_int_equal(rc, MEGACO_OK);
+		if (cnt.allocs < 1 || cnt.allocs > MAX_DECODE_ALLOCS)
+			fail_msg("%s: %ld allocator calls for one decode (bound %d)", path, cnt.allocs,
+			         MAX_DECODE_ALLOCS);
+		if (stray)
+			fail_msg("%s: %ld C-heap allocations besides the allocator's", path, stray);
+		if (cnt.allocs > worst)
+			worst = cnt.allocs;
+		assert_int_equal(cnt.frees, 0);
+		assert_true(megaco_message_memory(m) >= len);
+		heap.on = 1;
+		megaco_message_free(m);
+		heap.on = 0;
+		assert_int_equal(cnt.frees, cnt.allocs);
+		assert_int_equal(heap.frees, 0);
+
+		/* 2. With the default allocator the same blocks come from malloc, and go back. */
+		heap.mallocs = heap.frees = 0;
+		heap.on = 1;
+		rc = megaco_decode(enc, b, len, NULL, &m, NULL);
+		long from_heap = heap.mallocs;
+		megaco_message_free(m);
+		heap.on = 0;
+		assert_int_equal(rc, MEGACO_OK);
+		assert_int_equal(from_heap, cnt.allocs);
+		assert_int_equal(heap.frees, heap.mallocs);
+
+		/* 3. A failing decode returns everything it took. */
+		cnt.allocs = cnt.frees = 0;
+		heap.mallocs = heap.frees = 0;
+		heap.on = 1;
+		m = NULL;
+		rc = megaco_decode(enc, b, len - 1, &o, &m, NULL);
+		heap.on = 0;
+		assert_int_equal(rc, MEGACO_ERR_TRUNCATED);
+		assert_int_equal(cnt.frees, cnt.allocs);
+		assert_int_equal(heap.mallocs, 0);
+
+		free(b);
+		n++;
+	}
+	assert_int_equal(n, 149);
+	printf("# %s: at most %ld allocation(s) per decode\n", megaco_encoding_name(enc), worst);
+}
+
+static void test_ber_decode_allocs(void **state)
+{
+	(void)state;
+	count_decodes(MEGACO_ENC_BER);
+}
+
+static void test_per_decode_allocs(void **state)
+{
+	(void)state;
+	count_decodes(MEGACO_ENC_PER);
+}
+
+/*
+ * Encoding may use the heap for scratch (asn1c's DER SET OF sorting does),
+ * but must give it all back, and megaco_encode_alloc's output comes from the
+ * caller's allocator only.
+ */
+static void test_encode_balanced(void **state)
+{
+	(void)state;
+	long scratch = 0;
+	for (size_t i = 0; i < C->count; i++) {
+		const char *path = C->entries[i].path[MEGACO_ENC_BER - 1];
+		if (!path)
+			continue;
+		size_t len;
+		unsigned char *b = read_file(path, &len);
+		megaco_message *m = NULL;
+		assert_int_equal(megaco_decode(MEGACO_ENC_BER, b, len, NULL, &m, NULL), MEGACO_OK);
+		counter cnt = { 0, 0, 0 };
+		megaco_allocator al = { count_alloc, count_free, &cnt };
+		megaco_options o;
+		megaco_options_init(&o);
+		o.allocator = &al;
+		for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+			void *out = NULL;
+			size_t out_len;
+			cnt.allocs = cnt.frees = 0;
+			heap.mallocs = heap.frees = 0;
+			heap.on = 1;
+			int rc = megaco_encode_alloc(m, enc, &o, &out, &out_len, NULL);
+			heap.on = 0;
+			assert_int_equal(rc, MEGACO_OK);
+			assert_int_equal(cnt.allocs - cnt.frees, 1);
+			if (heap.mallocs != heap.frees)
+				fail_msg("%s to %s: %ld mallocs, %ld frees", path, megaco_encoding_name(enc),
+				         heap.mallocs, heap.frees);
+			scratch += heap.mallocs;
+			megaco_buffer_free(out, &o);
+			assert_int_equal(cnt.allocs, cnt.frees);
+		}
+		megaco_message_free(m);
+		free(b);
+	}
+	printf("# encoding the corpus to BER and PER took %ld scratch heap allocations\n", scratch);
+}
+
+int main(int argc, char **argv)
+{
+	C = corpus_load(corpus_dir_from_args(argc, argv));
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wrap_is_live),
+		cmocka_unit_test(test_ber_decode_allocs),
+		cmocka_unit_test(test_per_decode_allocs),
+		cmocka_unit_test(test_encode_balanced),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	corpus_free(C);
+	return rc;
+}

@@ -1,0 +1,168 @@
+/*
+ * Interop with Erlang/OTP: every corpus message, decoded and re-encoded by
+ * libmegaco to BER and PER, must decode in Erlang to the same record as the
+ * reference vector (tests/erl/megaco-peer.escript decode-compare-dir). This
+ * checks meaning, not bytes, so it also holds where a correct encoder could
+ * legitimately choose other bytes. Skipped when escript is not on PATH.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static corpus *C;
+static char tmpdir[512];
+
+static int on_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	if (!path)
+		return 0;
+	char *copy = strdup(path), *save = NULL;
+	int found = 0;
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char full[1024];
+		snprintf(full, sizeof full, "%s/%s", *d ? d : ".", prog);
+		found = access(full, X_OK) == 0;
+	}
+	free(copy);
+	return found;
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		fail_msg("%s: %s", path, strerror(errno));
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void encode_to(megaco_message *m, megaco_encoding enc, const char *dir, const char *name)
+{
+	void *out = NULL;
+	size_t len = 0;
+	megaco_error err;
+	if (megaco_encode_alloc(m, enc, NULL, &out, &len, &err) != MEGACO_OK)
+		fail_msg("%s to %s: %s", name, megaco_encoding_name(enc), err.message);
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s/%s", tmpdir, dir, name);
+	write_file(path, out, len);
+	megaco_buffer_free(out, NULL);
+}
+
+/* Runs the peer on our directory against the corpus one; fails on any mismatch. */
+static void peer_compare(const char *enc, const char *ours, const char *ref)
+{
+	const char *src = getenv("MEGACO_SOURCE_DIR");
+	const char *bin = getenv("MEGACO_BINARY_DIR");
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd,
+	         "escript '%s/tests/erl/megaco-peer.escript' --asn1 '%s/asn1/MEDIA-GATEWAY-CONTROL-v3.asn'"
+	         " --cache '%s/peer-cache' decode-compare-dir %s '%s/%s' '%s/%s' 2>&1",
+	         src ? src : ".", src ? src : ".", bin ? bin : tmpdir, enc, tmpdir, ours, C->dir, ref);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	char line[1024], last[1024] = "";
+	while (fgets(line, sizeof line, p)) {
+		fputs(line, stdout); /* mismatch lines, then the summary */
+		snprintf(last, sizeof last, "%s", line);
+	}
+	int status = pclose(p);
+	unsigned compared = 0, mismatched = 0;
+	if (sscanf(last, "%u compared, %u mismatched", &compared, &mismatched) != 2)
+		fail_msg("%s: no summary from megaco-peer (exit status %d): %s", ours, status, last);
+	if (mismatched || status != 0)
+		fail_msg("%s: %u of %u mismatched (exit status %d)", ours, mismatched, compared, status);
+	assert_int_equal(compared, 149);
+}
+
+static void test_erlang_agrees(void **state)
+{
+	(void)state;
+	if (!on_path("escript")) {
+		printf("# escript (Erlang/OTP) is not on PATH: skipping the interop comparison\n");
+		skip();
+	}
+
+	const char *dirs[] = { "ber", "per", "ber-from-per", "per-from-per" };
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		char d[1024];
+		snprintf(d, sizeof d, "%s/%s", tmpdir, dirs[i]);
+		assert_int_equal(mkdir(d, 0700), 0);
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < C->count; i++) {
+		corpus_entry *e = &C->entries[i];
+		if (!e->path[MEGACO_ENC_BER - 1] || !e->path[MEGACO_ENC_PER - 1])
+			continue;
+		for (megaco_encoding from = MEGACO_ENC_BER; from <= MEGACO_ENC_PER; from++) {
+			size_t len;
+			unsigned char *b = read_file(e->path[from - 1], &len);
+			megaco_message *m = NULL;
+			megaco_error err;
+			if (megaco_decode(from, b, len, NULL, &m, &err) != MEGACO_OK)
+				fail_msg("%s: %s", e->path[from - 1], err.message);
+			int pf = from == MEGACO_ENC_PER;
+			encode_to(m, MEGACO_ENC_BER, pf ? "ber-from-per" : "ber", e->name);
+			encode_to(m, MEGACO_ENC_PER, pf ? "per-from-per" : "per", e->name);
+			megaco_message_free(m);
+			free(b);
+		}
+		n++;
+	}
+	assert_int_equal(n, 149);
+	peer_compare("ber", "ber", "ber");
+	peer_compare("per", "per", "per");
+	peer_compare("ber", "ber-from-per", "ber");
+	peer_compare("per", "per-from-per", "per");
+}
+
+/* Removes tmpdir: two levels, directories of plain files. */
+static void remove_tree(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		if (depth < 2)
+			remove_tree(path, depth + 1);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static int cleanup(void **state)
+{
+	(void)state;
+	remove_tree(tmpdir, 0);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	C = corpus_load(corpus_dir_from_args(argc, argv));
+	const char *t = getenv("TMPDIR");
+	snprintf(tmpdir, sizeof tmpdir, "%s/megaco-interop-XXXXXX", t && *t ? t : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		perror(tmpdir);
+		return 2;
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_erlang_agrees),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, cleanup);
+	corpus_free(C);
+	return rc;
+}

@@ -1,0 +1,300 @@
+/*
+ * The encode-side protocol-version gate (src/version_check.c): every corpus
+ * message passes at its own version and any later one (no false positives),
+ * and models that carry an element their version lacks are refused, both by
+ * version_check_model and by megaco_encode to BER and PER, naming the
+ * element. Violations come from relabelling real v2/v3 corpus messages to an
+ * older version and from small edits to v1/v2 models (the exceptions that are
+ * not extension members).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "AmmDescriptor.h"
+#include "AmmRequest.h"
+#include "AuditDescriptor.h"
+#include "DigitMapValue.h"
+#include "EventsDescriptor.h"
+#include "MegacoMessage.h"
+#include "ServiceChangeParm.h"
+#include "Signal.h"
+#include "model_walk.h"
+#include "testutil.h"
+#include "version_check.h"
+
+static corpus *C;
+
+static corpus_entry *entry(const char *name)
+{
+	for (size_t i = 0; i < C->count; i++)
+		if (!strcmp(C->entries[i].set, "time_test") && !strcmp(C->entries[i].name, name))
+			return &C->entries[i];
+	fail_msg("no corpus message %s", name);
+	return NULL;
+}
+
+static megaco_message *load(const char *name)
+{
+	size_t len;
+	unsigned char *b = read_file(entry(name)->path[MEGACO_ENC_BER - 1], &len);
+	assert_non_null(b);
+	megaco_message *m = NULL;
+	assert_int_equal(megaco_decode(MEGACO_ENC_BER, b, len, NULL, &m, NULL), MEGACO_OK);
+	free(b);
+	return m;
+}
+
+/* Expects version_check_model and both binary encoders to refuse m naming `what`. */
+static void expect_refused(const char *label, megaco_message *m, const char *what)
+{
+	megaco_error err;
+	int v = megaco_message_version(m);
+	int rc = version_check_model(megaco_message_model(m), v, &err);
+	if (rc != MEGACO_ERR_VERSION_MISMATCH)
+		fail_msg("%s as v%d: %s, expected a version mismatch", label, v, megaco_strerror(rc));
+	if (!strstr(err.message, what))
+		fail_msg("%s as v%d: \"%s\" does not name %s", label, v, err.message, what);
+	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+		unsigned char buf[4096];
+		size_t n = 12345;
+		memset(&err, 0, sizeof err);
+		rc = megaco_encode(m, enc, NULL, buf, sizeof buf, &n, &err);
+		if (rc != MEGACO_ERR_VERSION_MISMATCH || err.code != rc || !strstr(err.message, what))
+			fail_msg("%s as v%d to %s: %s (%s)", label, v, megaco_encoding_name(enc),
+			         megaco_strerror(rc), err.message);
+		void *out = &out;
+		rc = megaco_encode_alloc(m, enc, NULL, &out, &n, NULL);
+		assert_int_equal(rc, MEGACO_ERR_VERSION_MISMATCH);
+		assert_ptr_equal(out, &out);
+	}
+}
+
+static void expect_accepted(const char *label, megaco_message *m)
+{
+	megaco_error err;
+	int v = megaco_message_version(m);
+	int rc = version_check_model(megaco_message_model(m), v, &err);
+	if (rc != MEGACO_OK)
+		fail_msg("%s as v%d: %s", label, v, err.message);
+	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+		void *out = NULL;
+		size_t n;
+		rc = megaco_encode_alloc(m, enc, NULL, &out, &n, &err);
+		if (rc != MEGACO_OK)
+			fail_msg("%s as v%d to %s: %s", label, v, megaco_encoding_name(enc), err.message);
+		megaco_buffer_free(out, NULL);
+	}
+}
+
+static void set_version(megaco_message *m, long v) { megaco_message_model(m)->mess.version = v; }
+
+/* ---- no false positives ----------------------------------------------------- */
+
+static void test_corpus_passes(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	for (size_t i = 0; i < C->count; i++) {
+		corpus_entry *e = &C->entries[i];
+		if (!e->path[MEGACO_ENC_BER - 1])
+			continue;
+		megaco_message *m = load(e->name);
+		for (int v = e->version; v <= 3; v++) {
+			megaco_error err;
+			int rc = version_check_model(megaco_message_model(m), v, &err);
+			if (rc != MEGACO_OK)
+				fail_msg("%s (v%d) checked as v%d: %s", e->name, e->version, v, err.message);
+		}
+		megaco_message_free(m);
+		n++;
+	}
+	assert_int_equal(n, 149);
+}
+
+static void test_version_out_of_range(void **state)
+{
+	(void)state;
+	megaco_message *m = load("msg01a");
+	const int bad[] = { 0, 4, 99, -1 };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		megaco_error err;
+		assert_int_equal(version_check_model(megaco_message_model(m), bad[i], &err),
+		                 MEGACO_ERR_VERSION);
+		assert_int_equal(err.code, MEGACO_ERR_VERSION);
+		set_version(m, bad[i]);
+		unsigned char buf[1024];
+		size_t n;
+		assert_int_equal(megaco_encode(m, MEGACO_ENC_BER, NULL, buf, sizeof buf, &n, NULL),
+		                 MEGACO_ERR_VERSION);
+	}
+	megaco_message_free(m);
+}
+
+/* ---- corpus messages relabelled to an older version ---------------------------- */
+
+static const struct {
+	const char *msg;
+	int as_version;
+	const char *element; /* what the error must name; NULL: accepted */
+} relabelled[] = {
+	/* v2 additions in a v1 message */
+	{ "msg51a", 1, "AuditDescriptor.auditPropertyToken" },
+	{ "msg73b01", 1, "AuditDescriptor.auditPropertyToken" },
+	/* v3 additions in v2 (and so in v1) messages */
+	{ "msg71b10", 2, "TopologyRequest.topologyDirectionExtension" },
+	{ "msg71b12", 2, "ContextRequest.iepscallind" },
+	{ "msg71b14", 2, "ContextRequest.contextProp" },
+	{ "msg71c08", 2, "ContextAttrAuditRequest.iepscallind" },
+	{ "msg73a", 2, "AmmDescriptor.statisticsDescriptor" },
+	{ "msg73b01", 2, "IndAudStreamParms.statisticsDescriptor" },
+	{ "msg73c01", 2, "StreamParms.statisticsDescriptor" },
+	{ "msg74a01", 2, "Signal.direction" },
+	{ "msg75a02", 2, "ServiceChangeParm.serviceChangeIncompleteFlag" },
+	{ "msg76a01", 2, "IndAudLocalControlDescriptor.streamModeSel" },
+	{ "msg76a02", 2, "IndAudPropertyParm.propertyParms" },
+	{ "msg76b01", 2, "IndAudTerminationStateDescriptor.serviceStateSel" },
+	{ "msg77a01", 2, "IndAudSignal.signalRequestID" },
+	{ "msg78a01", 2, "RequestedActions.notifyBehaviour" },
+	{ "msg79a01", 2, "AuditReply.auditResultTermList" },
+	{ "msg80a01", 2, "TransactionReply.segmentNumber" },
+	{ "msg81a01", 2, "Transaction.segmentReply" },
+	{ "msg81a01", 1, "Transaction.segmentReply" },
+	{ "msg80a01", 1, "TransactionReply.segmentNumber" },
+	/* and what stays legal */
+	{ "msg51a", 2, NULL },
+	{ "msg01a", 1, NULL },
+	{ "msg81a01", 3, NULL },
+};
+
+static void test_relabelled_corpus(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof relabelled / sizeof relabelled[0]; i++) {
+		megaco_message *m = load(relabelled[i].msg);
+		set_version(m, relabelled[i].as_version);
+		if (relabelled[i].element)
+			expect_refused(relabelled[i].msg, m, relabelled[i].element);
+		else
+			expect_accepted(relabelled[i].msg, m);
+		megaco_message_free(m);
+	}
+}
+
+/* ---- the exceptions: version differences that are not extension members -------- */
+
+typedef struct {
+	asn_TYPE_descriptor_t *td;
+	void *found;
+} find_ctx;
+
+static int find_visit(const walk_node *n, void *vctx)
+{
+	find_ctx *f = vctx;
+	if (n->td != f->td)
+		return WALK_CONTINUE;
+	f->found = n->ptr;
+	return -1000; /* stop */
+}
+
+static void *find_first(megaco_message *m, asn_TYPE_descriptor_t *td)
+{
+	find_ctx f = { td, NULL };
+	model_walk(&asn_DEF_MegacoMessage, megaco_message_model(m), find_visit, &f);
+	if (!f.found)
+		fail_msg("no %s in the message", td->name);
+	return f.found;
+}
+
+static void test_v1_events_need_request_id(void **state)
+{
+	(void)state;
+	megaco_message *m = load("msg01a");
+	EventsDescriptor_t *ev = find_first(m, &asn_DEF_EventsDescriptor);
+	assert_non_null(ev->requestID);
+	ev->requestID = NULL;
+	expect_refused("msg01a without requestID", m, "EventsDescriptor.requestID");
+	set_version(m, 2);
+	expect_accepted("msg01a without requestID", m);
+	megaco_message_free(m);
+}
+
+static void test_v2_members_in_v1(void **state)
+{
+	(void)state;
+	/* DigitMapValue.durationTimer */
+	megaco_message *m = load("msg08a");
+	DigitMapValue_t *dm = find_first(m, &asn_DEF_DigitMapValue);
+	long *timer = megaco_message_alloc(m, sizeof *timer);
+	*timer = 50;
+	dm->durationTimer = timer;
+	expect_refused("msg08a with durationTimer", m, "DigitMapValue.durationTimer");
+	set_version(m, 2);
+	expect_accepted("msg08a with durationTimer", m);
+	megaco_message_free(m);
+
+	/* ServiceChangeParm.serviceChangeInfo */
+	m = load("msg04");
+	ServiceChangeParm_t *sc = find_first(m, &asn_DEF_ServiceChangeParm);
+	sc->serviceChangeInfo = megaco_message_alloc(m, sizeof(AuditDescriptor_t));
+	expect_refused("msg04 with serviceChangeInfo", m, "ServiceChangeParm.serviceChangeInfo");
+	set_version(m, 2);
+	expect_accepted("msg04 with serviceChangeInfo", m);
+	megaco_message_free(m);
+}
+
+static void test_mux_nx64k_is_v2(void **state)
+{
+	(void)state;
+	megaco_message *m = load("msg12");
+	assert_int_equal(megaco_message_version(m), 1);
+	AmmRequest_t *amm = find_first(m, &asn_DEF_AmmRequest);
+	AmmDescriptor_t *d = megaco_message_alloc(m, sizeof *d);
+	d->present = AmmDescriptor_PR_muxDescriptor;
+	d->choice.muxDescriptor.muxType = MuxType_v76;
+	TerminationID_t *tid = megaco_message_alloc(m, sizeof *tid);
+	assert_int_equal(megaco_message_set_octets(m, &tid->id, "\x01\x02\x03", 3), MEGACO_OK);
+	assert_int_equal(megaco_message_append(m, &d->choice.muxDescriptor.termList.list, tid),
+	                 MEGACO_OK);
+	assert_int_equal(megaco_message_append(m, &amm->descriptors.list, d), MEGACO_OK);
+	expect_accepted("msg12 with a v76 mux", m);
+	d->choice.muxDescriptor.muxType = MuxType_nx64k;
+	expect_refused("msg12 with an nx64k mux", m, "nx64k");
+	set_version(m, 2);
+	expect_accepted("msg12 with an nx64k mux", m);
+	megaco_message_free(m);
+}
+
+static void test_notify_completion_on_iteration_is_v3(void **state)
+{
+	(void)state;
+	megaco_message *m = load("msg12");
+	set_version(m, 2);
+	Signal_t *sig = find_first(m, &asn_DEF_Signal);
+	NotifyCompletion_t *nc = megaco_message_alloc(m, sizeof *nc);
+	assert_int_equal(megaco_message_set_octets(m, (OCTET_STRING_t *)nc, "\x40", 1), MEGACO_OK);
+	nc->bits_unused = 3; /* five named bits */
+	sig->notifyCompletion = nc;
+	expect_accepted("msg12 with onInterruptByEvent", m);
+	nc->buf[0] |= 0x80 >> NotifyCompletion_onIteration;
+	expect_refused("msg12 with onIteration", m, "onIteration");
+	set_version(m, 3);
+	expect_accepted("msg12 with onIteration", m);
+	megaco_message_free(m);
+}
+
+int main(int argc, char **argv)
+{
+	C = corpus_load(corpus_dir_from_args(argc, argv));
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_corpus_passes),
+		cmocka_unit_test(test_version_out_of_range),
+		cmocka_unit_test(test_relabelled_corpus),
+		cmocka_unit_test(test_v1_events_need_request_id),
+		cmocka_unit_test(test_v2_members_in_v1),
+		cmocka_unit_test(test_mux_nx64k_is_v2),
+		cmocka_unit_test(test_notify_completion_on_iteration_is_v3),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	corpus_free(C);
+	return rc;
+}
