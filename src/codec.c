@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "name_convert.h"
 #include "version_check.h"
 
 static const char *const enc_names[] = {
@@ -81,7 +82,6 @@ int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco
 static int encode_into(const megaco_message *msg, megaco_encoding enc, const megaco_options *o,
                        unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
 {
-	(void)o; /* the name mapping will need the options */
 	switch (enc) {
 	case MEGACO_ENC_BER:
 	case MEGACO_ENC_PER: {
@@ -89,14 +89,15 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 		int rc = version_check_model(msg->model, megaco_message_version(msg), err);
 		if (rc != MEGACO_OK)
 			return rc;
-		if (msg->form != MEGACO_NAMES_BINARY)
-			return set_error(err, MEGACO_ERR_UNKNOWN_NAME, 0,
-			                 "names are in text form; mapping them to binary is not built yet");
+		if (msg->form != MEGACO_NAMES_BINARY) /* map names on a copy (name_convert.c) */
+			return names_encode_converted(msg, enc, o, buf, cap, out_len, err);
 		return enc == MEGACO_ENC_BER ? ber_encode_message(msg, buf, cap, out_len, err)
 		                             : per_encode_message(msg, buf, cap, out_len, err);
 	}
 	case MEGACO_ENC_PRETTY:
 	case MEGACO_ENC_COMPACT:
+		if (msg->form != MEGACO_NAMES_TEXT)
+			return names_encode_converted(msg, enc, o, buf, cap, out_len, err);
 		return text_encode_message(msg, enc == MEGACO_ENC_COMPACT, buf, cap, out_len, err);
 	default:
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "cannot encode to encoding %d",

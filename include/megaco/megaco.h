@@ -8,6 +8,7 @@
 #include "megaco/codec.h"
 #include "megaco/error.h"
 #include "megaco/message.h"
+#include "megaco/names.h"
 #include "megaco/options.h"
 
 #endif

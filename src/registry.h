@@ -1,0 +1,44 @@
+/*
+ * Package registry internals: packages, their items and the items'
+ * parameters, each kept in two sorted vectors (by case-insensitive name and
+ * by ID) so lookups are binary searches that never allocate. name_convert.c
+ * uses the reg_* calls below; the public megaco_registry_* API wraps them.
+ */
+#ifndef MEGACO_REGISTRY_H
+#define MEGACO_REGISTRY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "megaco/names.h"
+
+typedef struct reg_item reg_item;
+
+/* Longest text a name conversion produces: "xHHHH/" + a 64-char NAME. */
+#define REG_NAME_MAX 160
+
+/*
+ * Text item name -> 4 octets. *item receives the registered item when there
+ * is one (for its parameters), else NULL (wildcards, fallback IDs).
+ */
+int reg_name_to_id(const megaco_registry *reg, megaco_item_kind kind, const char *name,
+                   size_t len, uint8_t out[4], const reg_item **item);
+/* 4 octets -> text; buf holds REG_NAME_MAX bytes; returns the length. */
+size_t reg_id_to_name(const megaco_registry *reg, megaco_item_kind kind, const uint8_t id[4],
+                      char *buf, const reg_item **item);
+
+/* Parameter names, scoped by their item (NULL: only the fallback form maps). */
+int reg_param_to_id(const reg_item *item, const char *name, size_t len, uint8_t out[2]);
+size_t reg_param_to_name(const reg_item *item, const uint8_t id[2], char *buf);
+
+/* Package names alone (PackagesItem.packageName). */
+int reg_package_to_id(const megaco_registry *reg, const char *name, size_t len, uint8_t out[2]);
+size_t reg_package_to_name(const megaco_registry *reg, const uint8_t id[2], char *buf);
+
+/* "xHHHH" (either case) -> 0..0xFFFF, or -1. */
+long reg_fallback_value(const char *s, size_t len);
+
+/* The registry options point to, or the built-in one (NULL when out of memory). */
+const megaco_registry *reg_or_default(const megaco_registry *reg);
+
+#endif

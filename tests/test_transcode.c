@@ -1,0 +1,445 @@
+/*
+ * Transcoding whole messages between the binary and text name forms.
+ * Corpus: every Erlang BER vector decodes, converts to text form (whose
+ * names must be those the pretty text of the same message uses), converts
+ * back, and encodes to the very same BER; encoding the text-form message
+ * straight to BER/PER gives the corpus bytes and leaves the message as it
+ * was. Then: unknown names and the path in the error, a non-default
+ * termination-ID layout, a vendor registry, and (once the text parser
+ * exists) pretty text -> BER/PER byte-identical to the corpus.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "MegacoMessage.h"
+#include "EventParameter.h"
+#include "RequestedEvent.h"
+#include "TerminationID.h"
+#include "model_walk.h"
+#include "testutil.h"
+
+static corpus *C;
+
+static megaco_message *decode_path(const char *path, megaco_encoding enc)
+{
+	size_t len;
+	unsigned char *b = read_file(path, &len);
+	assert_non_null(b);
+	megaco_message *m = NULL;
+	megaco_error err;
+	int rc = megaco_decode(enc, b, len, NULL, &m, &err);
+	if (rc != MEGACO_OK)
+		fail_msg("%s: %s: %s", path, megaco_strerror(rc), err.message);
+	free(b);
+	return m;
+}
+
+static void expect_encoding(const char *name, const megaco_message *m, megaco_encoding enc,
+                            const megaco_options *o, const char *path)
+{
+	size_t want_len;
+	unsigned char *want = read_file(path, &want_len);
+	assert_non_null(want);
+	void *out = NULL;
+	size_t out_len = 0;
+	megaco_error err;
+	int rc = megaco_encode_alloc(m, enc, o, &out, &out_len, &err);
+	if (rc != MEGACO_OK)
+		fail_msg("%s: encode %s: %s", name, megaco_encoding_name(enc), err.message);
+	char what[128];
+	snprintf(what, sizeof what, "%s as %s", name, megaco_encoding_name(enc));
+	assert_bytes_equal(what, out, out_len, want, want_len);
+	megaco_buffer_free(out, NULL);
+	free(want);
+}
+
+/* --- text names must be those the pretty text uses ----------------------------- */
+
+typedef struct name_check {
+	const char *text; /* the pretty message, NUL-terminated */
+	const char *msg;
+	size_t checked;
+} name_check;
+
+static int contains_ci(const char *hay, const unsigned char *needle, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (const char *p = hay; *p; p++)
+		if (strncasecmp(p, (const char *)needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+static int check_names(const walk_node *n, void *vctx)
+{
+	name_check *c = vctx;
+	const OCTET_STRING_t *os = NULL;
+	if (n->td == &asn_DEF_TerminationID) {
+		const TerminationID_t *t = n->ptr;
+		assert_int_equal(t->wildcard.list.count, 0);
+		os = &t->id;
+	} else if (n->td == &asn_DEF_PkgdName || n->td == &asn_DEF_EventName ||
+	           n->td == &asn_DEF_SignalName || n->td == &asn_DEF_Name ||
+	           n->td == &asn_DEF_DigitMapName) {
+		os = n->ptr;
+	}
+	if (os) {
+		if (!contains_ci(c->text, os->buf, (size_t)os->size))
+			fail_msg("%s: text-form name \"%.*s\" does not occur in the pretty text", c->msg,
+			         os->size, (const char *)os->buf);
+		c->checked++;
+	}
+	return WALK_CONTINUE;
+}
+
+static void test_corpus_ber_text_ber(void **state)
+{
+	(void)state;
+	size_t n = 0, names = 0;
+	for (size_t i = 0; i < C->count; i++) {
+		corpus_entry *e = &C->entries[i];
+		const char *ber = e->path[MEGACO_ENC_BER - 1];
+		if (!ber)
+			continue;
+		megaco_message *m = decode_path(ber, MEGACO_ENC_BER);
+		megaco_error err;
+		int rc = megaco_message_convert_names(m, MEGACO_NAMES_TEXT, NULL, &err);
+		if (rc != MEGACO_OK)
+			fail_msg("%s: to text: %s", e->name, err.message);
+		assert_int_equal(megaco_message_name_form(m), MEGACO_NAMES_TEXT);
+
+		if (e->path[MEGACO_ENC_PRETTY - 1]) {
+			size_t len;
+			unsigned char *pretty = read_file(e->path[MEGACO_ENC_PRETTY - 1], &len);
+			char *z = malloc(len + 1);
+			memcpy(z, pretty, len);
+			z[len] = '\0';
+			name_check c = { z, e->name, 0 };
+			model_walk(&asn_DEF_MegacoMessage, megaco_message_model(m), check_names, &c);
+			names += c.checked;
+			free(z);
+			free(pretty);
+		}
+
+		/* Encoding the text form converts a copy; the message stays as it is. */
+		struct MegacoMessage *before = megaco_message_model(m);
+		expect_encoding(e->name, m, MEGACO_ENC_BER, NULL, ber);
+		if (e->path[MEGACO_ENC_PER - 1])
+			expect_encoding(e->name, m, MEGACO_ENC_PER, NULL, e->path[MEGACO_ENC_PER - 1]);
+		assert_ptr_equal(megaco_message_model(m), before);
+		assert_int_equal(megaco_message_name_form(m), MEGACO_NAMES_TEXT);
+
+		rc = megaco_message_convert_names(m, MEGACO_NAMES_BINARY, NULL, &err);
+		if (rc != MEGACO_OK)
+			fail_msg("%s: back to binary: %s", e->name, err.message);
+		assert_int_equal(megaco_message_name_form(m), MEGACO_NAMES_BINARY);
+		expect_encoding(e->name, m, MEGACO_ENC_BER, NULL, ber);
+		megaco_message_free(m);
+		n++;
+	}
+	assert_int_equal(n, 149);
+	print_message("%zu text-form names found in the pretty texts\n", names);
+	assert_true(names >= 700); /* 730 with the current corpus */
+}
+
+/* --- errors --------------------------------------------------------------------- */
+
+typedef struct finder {
+	asn_TYPE_descriptor_t *td;
+	void *found;
+} finder;
+
+static int find_first(const walk_node *n, void *vctx)
+{
+	finder *f = vctx;
+	if (!f->found && n->td == f->td)
+		f->found = n->ptr;
+	return WALK_CONTINUE;
+}
+
+static void *first_of(megaco_message *m, asn_TYPE_descriptor_t *td)
+{
+	finder f = { td, NULL };
+	model_walk(&asn_DEF_MegacoMessage, megaco_message_model(m), find_first, &f);
+	assert_non_null(f.found);
+	return f.found;
+}
+
+static const char *corpus_path(const char *name, megaco_encoding enc)
+{
+	for (size_t i = 0; i < C->count; i++)
+		if (!strcmp(C->entries[i].name, name))
+			return C->entries[i].path[enc - 1];
+	fail_msg("no corpus message %s", name);
+	return NULL;
+}
+
+static megaco_message *text_form(const char *name, const megaco_options *o)
+{
+	megaco_message *m = decode_path(corpus_path(name, MEGACO_ENC_BER), MEGACO_ENC_BER);
+	assert_int_equal(megaco_message_convert_names(m, MEGACO_NAMES_TEXT, o, NULL), MEGACO_OK);
+	return m;
+}
+
+static void set_text(megaco_message *m, OCTET_STRING_t *os, const char *s)
+{
+	assert_int_equal(megaco_message_set_octets(m, os, s, strlen(s)), MEGACO_OK);
+}
+
+static void test_unknown_names(void **state)
+{
+	(void)state;
+	megaco_message *m = text_form("msg01a", NULL);
+	RequestedEvent_t *ev = first_of(m, &asn_DEF_RequestedEvent);
+	assert_memory_equal(ev->pkgdName.buf, "al/of", 5);
+	set_text(m, &ev->pkgdName, "zz/top");
+	void *out = NULL;
+	size_t len;
+	megaco_error err;
+	assert_int_equal(megaco_encode_alloc(m, MEGACO_ENC_BER, NULL, &out, &len, &err),
+	                 MEGACO_ERR_UNKNOWN_NAME);
+	assert_non_null(strstr(err.message, "\"zz/top\""));
+	assert_non_null(strstr(err.message, "eventList[0]"));
+	assert_non_null(strstr(err.message, "transactions[0]"));
+	/* In-place conversion is all or nothing. */
+	struct MegacoMessage *before = megaco_message_model(m);
+	assert_int_equal(megaco_message_convert_names(m, MEGACO_NAMES_BINARY, NULL, &err),
+	                 MEGACO_ERR_UNKNOWN_NAME);
+	assert_int_equal(err.code, MEGACO_ERR_UNKNOWN_NAME);
+	assert_ptr_equal(megaco_message_model(m), before);
+	assert_int_equal(megaco_message_name_form(m), MEGACO_NAMES_TEXT);
+
+	megaco_message_free(m);
+
+	/* Parameters are scoped by their event: strict belongs to al/on, not al/fl. */
+	m = text_form("msg78a01", NULL);
+	ev = first_of(m, &asn_DEF_RequestedEvent);
+	assert_memory_equal(ev->pkgdName.buf, "al/on", 5);
+	assert_int_equal(ev->evParList.list.count, 1);
+	assert_memory_equal(ev->evParList.list.array[0]->eventParameterName.buf, "strict", 6);
+	set_text(m, &ev->pkgdName, "al/fl");
+	assert_int_equal(megaco_message_convert_names(m, MEGACO_NAMES_BINARY, NULL, &err),
+	                 MEGACO_ERR_UNKNOWN_NAME);
+	assert_non_null(strstr(err.message, "parameter \"strict\""));
+	assert_non_null(strstr(err.message, ".evParList[0]"));
+	/* The fallback form always maps. */
+	set_text(m, &ev->evParList.list.array[0]->eventParameterName, "x0001");
+	assert_int_equal(megaco_message_convert_names(m, MEGACO_NAMES_BINARY, NULL, &err), MEGACO_OK);
+	ev = first_of(m, &asn_DEF_RequestedEvent);
+	assert_memory_equal(ev->pkgdName.buf, "\x00\x09\x00\x06", 4);
+	assert_memory_equal(ev->evParList.list.array[0]->eventParameterName.buf, "\x00\x01", 2);
+	megaco_message_free(m);
+
+	/* A text termination ID that the layout cannot carry (RFC 3525 Appendix A style). */
+	m = text_form("msg01a", NULL);
+	TerminationID_t *tid = first_of(m, &asn_DEF_TerminationID);
+	assert_memory_equal(tid->id.buf, "11111111/00000000/00000000", 26);
+	set_text(m, &tid->id, "A4444");
+	assert_int_equal(megaco_encode_alloc(m, MEGACO_ENC_PER, NULL, &out, &len, &err),
+	                 MEGACO_ERR_UNKNOWN_NAME);
+	assert_non_null(strstr(err.message, "termination ID \"A4444\""));
+	assert_non_null(strstr(err.message, "terminationID"));
+	megaco_message_free(m);
+
+	/* Binary names with no text form: a 3-octet PkgdName. */
+	m = decode_path(corpus_path("msg01a", MEGACO_ENC_BER), MEGACO_ENC_BER);
+	ev = first_of(m, &asn_DEF_RequestedEvent);
+	ev->pkgdName.size = 3;
+	assert_int_equal(megaco_message_convert_names(m, MEGACO_NAMES_TEXT, NULL, &err),
+	                 MEGACO_ERR_UNKNOWN_NAME);
+	assert_non_null(strstr(err.message, "00 09 00"));
+	assert_int_equal(megaco_message_name_form(m), MEGACO_NAMES_BINARY);
+	megaco_message_free(m);
+
+	assert_int_equal(megaco_message_convert_names(NULL, MEGACO_NAMES_TEXT, NULL, &err),
+	                 MEGACO_ERR_INVALID_ARGUMENT);
+}
+
+static void test_other_layout(void **state)
+{
+	(void)state;
+	megaco_tid_layout *l = NULL;
+	assert_int_equal(megaco_tid_layout_new((const unsigned[]){ 8, 16 }, 2, &l), MEGACO_OK);
+	megaco_options o;
+	megaco_options_init(&o);
+	o.tid_layout = l;
+	megaco_message *m = text_form("msg01a", &o);
+	TerminationID_t *tid = first_of(m, &asn_DEF_TerminationID);
+	assert_int_equal(tid->id.size, 25);
+	assert_memory_equal(tid->id.buf, "11111111/0000000000000000", 25);
+	expect_encoding("msg01a", m, MEGACO_ENC_BER, &o, corpus_path("msg01a", MEGACO_ENC_BER));
+	/* The default layout cannot read it. */
+	void *out = NULL;
+	size_t len;
+	assert_int_equal(megaco_encode_alloc(m, MEGACO_ENC_BER, NULL, &out, &len, NULL),
+	                 MEGACO_ERR_UNKNOWN_NAME);
+	megaco_message_free(m);
+	megaco_tid_layout_free(l);
+}
+
+static void test_vendor_registry(void **state)
+{
+	(void)state;
+	static const char yaml[] = "packages:\n"
+	                           "  - name: vend\n"
+	                           "    id: 0xFE01\n"
+	                           "    events:\n"
+	                           "      - {name: hook, id: 0x10, parameters: [{name: side, id: 2}]}\n";
+	megaco_registry *reg = NULL;
+	assert_int_equal(megaco_registry_new(0, NULL, &reg), MEGACO_OK);
+	assert_int_equal(megaco_registry_load_yaml_buffer(reg, yaml, strlen(yaml), NULL), MEGACO_OK);
+	megaco_options o;
+	megaco_options_init(&o);
+	o.registry = reg;
+
+	megaco_message *m = text_form("msg01a", NULL);
+	RequestedEvent_t *ev = first_of(m, &asn_DEF_RequestedEvent);
+	set_text(m, &ev->pkgdName, "vend/hook");
+	void *vend = NULL, *again = NULL;
+	size_t vend_len, again_len;
+	megaco_error err;
+	assert_int_equal(megaco_encode_alloc(m, MEGACO_ENC_BER, NULL, &vend, &vend_len, &err),
+	                 MEGACO_ERR_UNKNOWN_NAME);
+	assert_int_equal(megaco_encode_alloc(m, MEGACO_ENC_BER, &o, &vend, &vend_len, &err), MEGACO_OK);
+	megaco_message_free(m);
+
+	/* Without the vendor registry the name prints in the fallback form ... */
+	megaco_message *b = NULL;
+	assert_int_equal(megaco_decode(MEGACO_ENC_BER, vend, vend_len, NULL, &b, NULL), MEGACO_OK);
+	assert_int_equal(megaco_message_convert_names(b, MEGACO_NAMES_TEXT, NULL, NULL), MEGACO_OK);
+	ev = first_of(b, &asn_DEF_RequestedEvent);
+	assert_int_equal(ev->pkgdName.size, 11);
+	assert_memory_equal(ev->pkgdName.buf, "xfe01/x0010", 11);
+	/* ... which maps back to the same octets. */
+	assert_int_equal(megaco_encode_alloc(b, MEGACO_ENC_BER, NULL, &again, &again_len, NULL),
+	                 MEGACO_OK);
+	assert_bytes_equal("fallback round trip", again, again_len, vend, vend_len);
+	megaco_message_free(b);
+
+	/* With it, the vendor name. */
+	assert_int_equal(megaco_decode(MEGACO_ENC_BER, vend, vend_len, NULL, &b, NULL), MEGACO_OK);
+	assert_int_equal(megaco_message_convert_names(b, MEGACO_NAMES_TEXT, &o, NULL), MEGACO_OK);
+	ev = first_of(b, &asn_DEF_RequestedEvent);
+	assert_memory_equal(ev->pkgdName.buf, "vend/hook", 9);
+	megaco_message_free(b);
+
+	megaco_buffer_free(vend, NULL);
+	megaco_buffer_free(again, NULL);
+	megaco_registry_free(reg);
+}
+
+/* --- one text-form message encoded from several threads at once ----------------- */
+
+typedef struct enc_job {
+	const megaco_message *m;
+	const unsigned char *want;
+	size_t want_len;
+	int failures;
+} enc_job;
+
+static void *encode_loop(void *arg)
+{
+	enc_job *j = arg;
+	unsigned char out[4096];
+	for (int i = 0; i < 300; i++) {
+		size_t len = 0;
+		if (megaco_encode(j->m, MEGACO_ENC_BER, NULL, out, sizeof out, &len, NULL) != MEGACO_OK ||
+		    len != j->want_len || memcmp(out, j->want, len))
+			j->failures++;
+	}
+	return NULL;
+}
+
+static void test_concurrent_encode_of_text_form(void **state)
+{
+	(void)state;
+	megaco_message *m = text_form("msg08a", NULL);
+	size_t want_len;
+	unsigned char *want = read_file(corpus_path("msg08a", MEGACO_ENC_BER), &want_len);
+	enc_job jobs[4];
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++) {
+		jobs[i] = (enc_job){ m, want, want_len, 0 };
+		assert_int_equal(pthread_create(&th[i], NULL, encode_loop, &jobs[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		assert_int_equal(jobs[i].failures, 0);
+	}
+	free(want);
+	megaco_message_free(m);
+}
+
+/* --- pretty text -> BER/PER, once src/text_decode.c exists ---------------------- */
+
+static void test_pretty_to_binary(void **state)
+{
+	(void)state;
+	size_t same_ber = 0, same_per = 0, total = 0;
+	char diffs[4096] = "";
+	for (size_t i = 0; i < C->count; i++) {
+		corpus_entry *e = &C->entries[i];
+		const char *pretty = e->path[MEGACO_ENC_PRETTY - 1];
+		if (!pretty || !e->path[MEGACO_ENC_BER - 1] || strcmp(e->set, "time_test"))
+			continue;
+		size_t len;
+		unsigned char *text = read_file(pretty, &len);
+		megaco_message *m = NULL;
+		megaco_error err;
+		int rc = megaco_decode(MEGACO_ENC_PRETTY, text, len, NULL, &m, &err);
+		free(text);
+		if (rc == MEGACO_ERR_UNSUPPORTED)
+			skip(); /* no text parser in this build yet */
+		total++;
+		if (rc != MEGACO_OK) {
+			snprintf(diffs + strlen(diffs), sizeof diffs - strlen(diffs), " %s(decode: %s)",
+			         e->name, err.message);
+			continue;
+		}
+		for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+			size_t want_len;
+			unsigned char *want = e->path[enc - 1] ? read_file(e->path[enc - 1], &want_len) : NULL;
+			if (!want)
+				continue;
+			void *out = NULL;
+			size_t out_len = 0;
+			rc = megaco_encode_alloc(m, enc, NULL, &out, &out_len, &err);
+			if (rc == MEGACO_OK && out_len == want_len && !memcmp(out, want, want_len)) {
+				enc == MEGACO_ENC_BER ? same_ber++ : same_per++;
+			} else {
+				snprintf(diffs + strlen(diffs), sizeof diffs - strlen(diffs), " %s/%s(%s)",
+				         e->name, megaco_encoding_name(enc),
+				         rc == MEGACO_OK ? "bytes differ" : err.message);
+			}
+			megaco_buffer_free(out, NULL);
+			free(want);
+		}
+		megaco_message_free(m);
+	}
+	print_message("pretty -> BER identical: %zu/%zu, -> PER identical: %zu/%zu\n", same_ber,
+	              total, same_per, total);
+	if (diffs[0])
+		fail_msg("differ:%s", diffs);
+	assert_int_equal(same_ber, 149);
+	assert_int_equal(same_per, 149);
+}
+
+int main(int argc, char **argv)
+{
+	C = corpus_load(corpus_dir_from_args(argc, argv));
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_corpus_ber_text_ber),
+		cmocka_unit_test(test_unknown_names),
+		cmocka_unit_test(test_other_layout),
+		cmocka_unit_test(test_vendor_registry),
+		cmocka_unit_test(test_concurrent_encode_of_text_form),
+		cmocka_unit_test(test_pretty_to_binary),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	corpus_free(C);
+	return rc;
+}
