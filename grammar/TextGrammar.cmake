@@ -1,0 +1,37 @@
+# Text decoder: the bison parser and two flex scanners from one .l source.
+# grammar/megaco.l is generated twice: reentrant (text_re_*, the default) and
+# flex's classic global-state scanner (text_nr_*, serialised by a mutex in
+# src/text_decode.c). Generated C goes to the build tree only.
+# Sets TEXT_GEN_DIR and TEXT_GEN_SOURCES (add the latter to the library).
+find_package(BISON 3.6 REQUIRED)
+find_package(FLEX 2.6 REQUIRED)
+set(TEXT_GEN_DIR ${CMAKE_CURRENT_BINARY_DIR}/grammar)
+set(_g ${CMAKE_CURRENT_LIST_DIR})
+file(MAKE_DIRECTORY ${TEXT_GEN_DIR})
+add_custom_command(OUTPUT ${TEXT_GEN_DIR}/megaco_parse.c ${TEXT_GEN_DIR}/megaco_parse.h
+  COMMAND ${BISON_EXECUTABLE} -Wall -Werror --defines=${TEXT_GEN_DIR}/megaco_parse.h
+          -o ${TEXT_GEN_DIR}/megaco_parse.c ${_g}/megaco.y
+  DEPENDS ${_g}/megaco.y COMMENT "bison grammar/megaco.y")
+add_custom_command(OUTPUT ${TEXT_GEN_DIR}/text_scan_re.c
+  COMMAND ${FLEX_EXECUTABLE} -Cf --reentrant --bison-bridge --bison-locations -P text_re_
+          -o ${TEXT_GEN_DIR}/text_scan_re.c ${_g}/megaco.l
+  DEPENDS ${_g}/megaco.l COMMENT "flex grammar/megaco.l (reentrant)")
+add_custom_command(OUTPUT ${TEXT_GEN_DIR}/text_scan_nr.c
+  COMMAND ${FLEX_EXECUTABLE} -Cf -P text_nr_ -o ${TEXT_GEN_DIR}/text_scan_nr.c ${_g}/megaco.l
+  DEPENDS ${_g}/megaco.l COMMENT "flex grammar/megaco.l (global state)")
+# A target of its own, so the header exists before any library source that includes it.
+add_custom_target(megaco_text_grammar DEPENDS ${TEXT_GEN_DIR}/megaco_parse.h
+  ${TEXT_GEN_DIR}/megaco_parse.c ${TEXT_GEN_DIR}/text_scan_re.c ${TEXT_GEN_DIR}/text_scan_nr.c)
+set(TEXT_GEN_SOURCES ${TEXT_GEN_DIR}/megaco_parse.c ${TEXT_GEN_DIR}/text_scan_re.c
+  ${TEXT_GEN_DIR}/text_scan_nr.c
+  src/text_build.c src/text_keyword_lookup.c)
+set_source_files_properties(${TEXT_GEN_DIR}/text_scan_re.c PROPERTIES
+  COMPILE_DEFINITIONS MEGACO_SCAN_REENTRANT)
+# flex's skeleton: unused helpers, int/size_t mixing. Only the scanners get these.
+set_source_files_properties(${TEXT_GEN_DIR}/text_scan_re.c ${TEXT_GEN_DIR}/text_scan_nr.c
+  PROPERTIES COMPILE_OPTIONS "-Wno-unused-function;-Wno-sign-compare;-Wno-missing-prototypes;-Wno-unused-parameter")
+# bison keeps a variable it only writes when the grammar has no error recovery.
+set_source_files_properties(${TEXT_GEN_DIR}/megaco_parse.c PROPERTIES
+  COMPILE_OPTIONS "-Wno-unused-but-set-variable")
+set_source_files_properties(${TEXT_GEN_DIR}/megaco_parse.c ${TEXT_GEN_DIR}/megaco_parse.h
+  ${TEXT_GEN_DIR}/text_scan_re.c ${TEXT_GEN_DIR}/text_scan_nr.c PROPERTIES GENERATED TRUE)

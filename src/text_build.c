@@ -1,0 +1,2222 @@
+/*
+ * Model building for the text parser (stage 2 of text decoding): the bison
+ * actions of grammar/megaco.y call these to turn tokens into asn1c
+ * MegacoMessage_t nodes. Everything is allocated from the message arena
+ * (asn1c's list growth too: text_decode.c makes it the current arena for the
+ * whole parse). Names stay in text form (docs/model.md); everything else is
+ * filled the way Erlang megaco's BER encoder shows the same message.
+ */
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "MegacoMessage.h"
+#include "text_parse.h"
+
+#define NEW(px, T) ((T *)tb_new((px), sizeof(T)))
+#define TXT(px, t) ((const char *)(px)->in + (t)->off)
+/* A tb_list and any A_SEQUENCE_OF(T) share their layout. */
+#define LIST_INTO(dst, src)                                                         \
+	do {                                                                            \
+		if (src)                                                                    \
+			memcpy(&(dst), &(src)->list, sizeof(dst));                              \
+	} while (0)
+
+/* Parser-side wrappers: the ASN.1 struct first, bookkeeping after. */
+typedef struct sc_build {
+	ServiceChangeParm_t p;
+	int have_method;
+	size_t off;
+} sc_build;
+
+typedef struct event_raw {
+	text_tok name;
+	tb_list *params;
+} event_raw;
+
+typedef struct embed_raw {
+	tb_list *signals;
+	SecondEventsDescriptor_t *events;
+} embed_raw;
+
+int tb_fail(text_parse *px, int code, size_t off, const char *fmt, ...)
+{
+	if (!px->err) {
+		px->err = code;
+		px->err_off = off;
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(px->err_text, sizeof px->err_text, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static void *tb_new(text_parse *px, size_t n)
+{
+	void *p = arena_alloc(px->A, n);
+	if (!p)
+		tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
+	return p;
+}
+
+static int add(text_parse *px, void *list, void *item)
+{
+	if (!item || asn_sequence_add(list, item) != 0)
+		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
+	return 0;
+}
+
+static int set_os(text_parse *px, OCTET_STRING_t *os, const char *s, size_t n)
+{
+	os->buf = (uint8_t *)arena_memdup(px->A, s, n);
+	os->size = n;
+	if (!os->buf)
+		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
+	return 0;
+}
+
+static int set_tok(text_parse *px, OCTET_STRING_t *os, const text_tok *t)
+{
+	return set_os(px, os, TXT(px, t), t->len);
+}
+
+static int syntax(text_parse *px, const text_tok *t, const char *what)
+{
+	return tb_fail(px, MEGACO_ERR_SYNTAX, t->off, "found '%.*s' where %s was expected",
+	               (int)(t->len > 40 ? 40 : t->len), TXT(px, t), what);
+}
+
+/* ---- numbers --------------------------------------------------------------- */
+
+static int parse_uint(text_parse *px, const char *s, size_t n, size_t off, unsigned long max,
+                      unsigned long *out)
+{
+	if (n == 0)
+		return tb_fail(px, MEGACO_ERR_SYNTAX, off, "a number was expected");
+	unsigned long v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return tb_fail(px, MEGACO_ERR_SYNTAX, off, "found '%.*s' where a number was expected",
+			               (int)(n > 40 ? 40 : n), s);
+		if (v > (max - (unsigned long)(s[i] - '0')) / 10)
+			return tb_fail(px, MEGACO_ERR_NUMBER_RANGE, off, "number '%.*s' is larger than %lu",
+			               (int)(n > 40 ? 40 : n), s, max);
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int tb_uint(text_parse *px, const text_tok *t, unsigned long max, long *out)
+{
+	unsigned long v;
+	if (parse_uint(px, TXT(px, t), t->len, t->off, max, &v))
+		return -1;
+	*out = (long)v;
+	return 0;
+}
+
+int tb_request_id(text_parse *px, const text_tok *t, long *out)
+{
+	if (t->len == 1 && TXT(px, t)[0] == '*') {
+		*out = (long)4294967295u;
+		return 0;
+	}
+	return tb_uint(px, t, 4294967295u, out);
+}
+
+static int ci_eq(const char *a, size_t n, const char *b)
+{
+	if (strlen(b) != n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = a[i];
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 32);
+		if (c != b[i])
+			return 0;
+	}
+	return 1;
+}
+
+int tb_on_off(text_parse *px, const text_tok *t, long *out)
+{
+	if (ci_eq(TXT(px, t), t->len, "ON"))
+		*out = 1;
+	else if (ci_eq(TXT(px, t), t->len, "OFF"))
+		*out = 0;
+	else
+		return syntax(px, t, "ON or OFF");
+	return 0;
+}
+
+int tb_buffer_off(text_parse *px, const text_tok *t)
+{
+	return ci_eq(TXT(px, t), t->len, "OFF") ? 0 : syntax(px, t, "OFF or LockStep");
+}
+
+static long *new_long(text_parse *px, long v)
+{
+	long *p = NEW(px, long);
+	if (p)
+		*p = v;
+	return p;
+}
+
+static unsigned long *new_ulong(text_parse *px, unsigned long v)
+{
+	unsigned long *p = NEW(px, unsigned long);
+	if (p)
+		*p = v;
+	return p;
+}
+
+static int *new_int(text_parse *px, int v)
+{
+	int *p = NEW(px, int);
+	if (p)
+		*p = v;
+	return p;
+}
+
+/* ---- lists ------------------------------------------------------------------- */
+
+tb_list *tb_list_new(text_parse *px, void *first)
+{
+	tb_list *l = NEW(px, tb_list);
+	if (l && first && add(px, &l->list, first))
+		return NULL;
+	return l;
+}
+
+int tb_list_add(text_parse *px, tb_list *l, void *item)
+{
+	return add(px, &l->list, item);
+}
+
+int tb_item_push(text_parse *px, tb_list *l, const text_item *it)
+{
+	text_item *c = NEW(px, text_item);
+	if (!c)
+		return -1;
+	*c = *it;
+	return add(px, &l->list, c);
+}
+
+/* ---- message, transactions ------------------------------------------------ */
+
+static int hex_octets(text_parse *px, const text_tok *t, size_t min, size_t max, OCTET_STRING_t *os)
+{
+	const char *s = TXT(px, t);
+	if (t->len < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || (t->len - 2) % 2 ||
+	    (t->len - 2) / 2 < min || (t->len - 2) / 2 > max)
+		return syntax(px, t, "0x and hex digits");
+	size_t n = (t->len - 2) / 2;
+	uint8_t *b = tb_new(px, n + 1);
+	if (!b)
+		return -1;
+	for (size_t i = 0; i < n * 2; i++) {
+		char c = s[2 + i];
+		int v = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+		        : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+		if (v < 0)
+			return syntax(px, t, "hex digits");
+		b[i / 2] = (uint8_t)(b[i / 2] << 4 | v);
+	}
+	os->buf = b;
+	os->size = n;
+	return 0;
+}
+
+int tb_auth_header(text_parse *px, const text_tok *spi, const text_tok *seq, const text_tok *ad)
+{
+	AuthenticationHeader_t *h = NEW(px, AuthenticationHeader_t);
+	if (!h || hex_octets(px, spi, 4, 4, &h->secParmIndex) || hex_octets(px, seq, 4, 4, &h->seqNum) ||
+	    hex_octets(px, ad, 12, 32, &h->ad))
+		return -1;
+	px->msg->model->authHeader = h;
+	return 0;
+}
+
+/* The forms of an mId (and of a ServiceChangeAddress, which adds a bare port). */
+enum { MID_IP4 = 1, MID_IP6, MID_DOMAIN, MID_DEVICE, MID_MTP, MID_PORT };
+
+typedef struct mid_parts {
+	int kind;
+	uint8_t addr[16];
+	size_t addr_len;
+	const char *name;
+	size_t name_len;
+	long port;
+	int has_port;
+} mid_parts;
+
+static int parse_port(text_parse *px, const char *s, size_t n, size_t off, mid_parts *m)
+{
+	unsigned long v;
+	if (parse_uint(px, s, n, off, 65535, &v))
+		return -1;
+	m->port = (long)v;
+	m->has_port = 1;
+	return 0;
+}
+
+static int parse_mid(text_parse *px, const text_tok *t, int allow_port, mid_parts *m)
+{
+	const char *s = TXT(px, t);
+	size_t n = t->len;
+	memset(m, 0, sizeof *m);
+	if (s[0] == '[' || s[0] == '<') {
+		const char *close = memchr(s, s[0] == '[' ? ']' : '>', n);
+		if (!close)
+			return syntax(px, t, "an mId");
+		size_t in_len = (size_t)(close - s) - 1;
+		size_t rest = n - (size_t)(close - s) - 1;
+		if (rest) {
+			if (close[1] != ':' || parse_port(px, close + 2, rest - 1, t->off, m))
+				return rest && close[1] != ':' ? syntax(px, t, "an mId") : -1;
+		}
+		if (s[0] == '<') {
+			m->kind = MID_DOMAIN;
+			m->name = s + 1;
+			m->name_len = in_len;
+			if (in_len == 0 || in_len > 64)
+				return syntax(px, t, "a domain name");
+			return 0;
+		}
+		char buf[64];
+		if (in_len == 0 || in_len >= sizeof buf)
+			return syntax(px, t, "an IP address");
+		memcpy(buf, s + 1, in_len);
+		buf[in_len] = 0;
+		if (memchr(buf, ':', in_len)) {
+			m->kind = MID_IP6;
+			m->addr_len = 16;
+			if (inet_pton(AF_INET6, buf, m->addr) != 1)
+				return syntax(px, t, "an IPv6 address");
+			return 0;
+		}
+		m->kind = MID_IP4;
+		m->addr_len = 4;
+		const char *p = buf;
+		for (int i = 0; i < 4; i++) {
+			unsigned v = 0, digits = 0;
+			while (*p >= '0' && *p <= '9' && digits < 3) {
+				v = v * 10 + (unsigned)(*p++ - '0');
+				digits++;
+			}
+			if (!digits || v > 255 || (i < 3 ? *p != '.' : *p != 0))
+				return syntax(px, t, "an IPv4 address");
+			m->addr[i] = (uint8_t)v;
+			p++;
+		}
+		return 0;
+	}
+	if (n > 4 && ci_eq(s, 4, "MTP{")) {
+		text_tok hex = {t->off + 4, t->len - 5, -1, 0};
+		size_t hn = hex.len;
+		if (hn < 4 || hn > 8)
+			return syntax(px, t, "an MTP address of 4 to 8 hex digits");
+		/* Odd digit counts are padded with a leading zero. */
+		uint8_t v[4] = {0};
+		size_t bytes = (hn + 1) / 2;
+		for (size_t i = 0; i < hn; i++) {
+			char c = s[4 + i];
+			int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+			        : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+			if (d < 0)
+				return syntax(px, &hex, "hex digits");
+			size_t pos = i + (hn % 2);
+			v[pos / 2] = (uint8_t)(v[pos / 2] | (pos % 2 ? d : d << 4));
+		}
+		m->kind = MID_MTP;
+		memcpy(m->addr, v, bytes);
+		m->addr_len = bytes;
+		return 0;
+	}
+	size_t i = 0;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i == n) {
+		if (!allow_port)
+			return syntax(px, t, "an mId");
+		m->kind = MID_PORT;
+		return parse_port(px, s, n, t->off, m);
+	}
+	if (n > 64)
+		return syntax(px, t, "a device name of at most 64 characters");
+	m->kind = MID_DEVICE;
+	m->name = s;
+	m->name_len = n;
+	return 0;
+}
+
+/* MId and ServiceChangeAddress share the alternatives' types, not their tags. */
+static int fill_mid(text_parse *px, const mid_parts *m, IP4Address_t *ip4, IP6Address_t *ip6,
+                    DomainName_t *dn, PathName_t *dev, OCTET_STRING_t *mtp)
+{
+	switch (m->kind) {
+	case MID_IP4:
+		if (m->has_port && !(ip4->portNumber = new_long(px, m->port)))
+			return -1;
+		return set_os(px, &ip4->address, (const char *)m->addr, 4);
+	case MID_IP6:
+		if (m->has_port && !(ip6->portNumber = new_long(px, m->port)))
+			return -1;
+		return set_os(px, &ip6->address, (const char *)m->addr, 16);
+	case MID_DOMAIN:
+		if (m->has_port && !(dn->portNumber = new_long(px, m->port)))
+			return -1;
+		return set_os(px, &dn->name, m->name, m->name_len);
+	case MID_DEVICE:
+		return set_os(px, dev, m->name, m->name_len);
+	default:
+		return set_os(px, mtp, (const char *)m->addr, m->addr_len);
+	}
+}
+
+static MId_t *build_mid(text_parse *px, const text_tok *t)
+{
+	mid_parts m;
+	MId_t *id = NEW(px, MId_t);
+	if (!id || parse_mid(px, t, 0, &m))
+		return NULL;
+	static const MId_PR pr[] = {0, MId_PR_ip4Address, MId_PR_ip6Address, MId_PR_domainName,
+	                            MId_PR_deviceName, MId_PR_mtpAddress};
+	id->present = pr[m.kind];
+	if (fill_mid(px, &m, &id->choice.ip4Address, &id->choice.ip6Address, &id->choice.domainName,
+	             &id->choice.deviceName, &id->choice.mtpAddress))
+		return NULL;
+	return id;
+}
+
+static ServiceChangeAddress_t *build_sc_address(text_parse *px, const text_tok *t)
+{
+	mid_parts m;
+	ServiceChangeAddress_t *a = NEW(px, ServiceChangeAddress_t);
+	if (!a || parse_mid(px, t, 1, &m))
+		return NULL;
+	if (m.kind == MID_PORT) {
+		a->present = ServiceChangeAddress_PR_portNumber;
+		a->choice.portNumber = m.port;
+		return a;
+	}
+	static const ServiceChangeAddress_PR pr[] = {
+		0, ServiceChangeAddress_PR_ip4Address, ServiceChangeAddress_PR_ip6Address,
+		ServiceChangeAddress_PR_domainName, ServiceChangeAddress_PR_deviceName,
+		ServiceChangeAddress_PR_mtpAddress};
+	a->present = pr[m.kind];
+	if (fill_mid(px, &m, &a->choice.ip4Address, &a->choice.ip6Address, &a->choice.domainName,
+	             &a->choice.deviceName, &a->choice.mtpAddress))
+		return NULL;
+	return a;
+}
+
+int tb_version(text_parse *px, const text_tok *version)
+{
+	const char *s = TXT(px, version);
+	const char *slash = memchr(s, '/', version->len);
+	size_t vlen = version->len - (size_t)(slash - s) - 1;
+	unsigned long v;
+	if (vlen == 0 || vlen > 2)
+		return tb_fail(px, vlen ? MEGACO_ERR_VERSION : MEGACO_ERR_SYNTAX, version->off,
+		               "bad protocol version '%.*s'", (int)version->len, s);
+	if (parse_uint(px, slash + 1, vlen, version->off, 99, &v))
+		return -1;
+	if (v < 1 || v > 3)
+		return tb_fail(px, MEGACO_ERR_VERSION, version->off,
+		               "protocol version %lu is not supported (1..3)", v);
+	px->msg->model->mess.version = (long)v;
+	return 0;
+}
+
+int tb_message(text_parse *px, const text_tok *mid, void *body)
+{
+	Message_t *m = &px->msg->model->mess;
+	MId_t *id = build_mid(px, mid);
+	if (!id)
+		return -1;
+	m->mId = *id;
+	struct Message__messageBody *b = body;
+	m->messageBody = *b;
+	return 0;
+}
+
+void *tb_body_error(text_parse *px, void *err)
+{
+	struct Message__messageBody *b = NEW(px, struct Message__messageBody);
+	if (b) {
+		b->present = Message__messageBody_PR_messageError;
+		b->choice.messageError = *(ErrorDescriptor_t *)err;
+	}
+	return b;
+}
+
+void *tb_body_transactions(text_parse *px, tb_list *transactions)
+{
+	struct Message__messageBody *b = NEW(px, struct Message__messageBody);
+	if (b) {
+		b->present = Message__messageBody_PR_transactions;
+		LIST_INTO(b->choice.transactions.list, transactions);
+	}
+	return b;
+}
+
+static int split_slash(text_parse *px, const text_tok *t, text_tok parts[3], int *n)
+{
+	*n = 0;
+	const char *s = TXT(px, t);
+	uint32_t start = 0;
+	for (uint32_t i = 0; i <= t->len; i++) {
+		if (i == t->len || s[i] == '/') {
+			if (*n == 3)
+				return syntax(px, t, "id[/segment[/END]]");
+			parts[*n] = (text_tok){t->off + start, i - start, -1, 0};
+			(*n)++;
+			start = i + 1;
+		}
+	}
+	return 0;
+}
+
+static int parse_segment(text_parse *px, const text_tok *t, unsigned long *id, long **seg,
+                         int **complete, int need_seg)
+{
+	text_tok p[3];
+	int n;
+	if (split_slash(px, t, p, &n) || parse_uint(px, TXT(px, &p[0]), p[0].len, p[0].off,
+	                                                 4294967295u, id))
+		return -1;
+	if (need_seg && n < 2)
+		return syntax(px, t, "transaction/segment");
+	if (n >= 2) {
+		unsigned long s;
+		if (parse_uint(px, TXT(px, &p[1]), p[1].len, p[1].off, 65535, &s) ||
+		    !(*seg = new_long(px, (long)s)))
+			return -1;
+	}
+	if (n == 3) {
+		if (text_keyword_lookup(TXT(px, &p[2]), p[2].len) != TEXT_KW_SEGMENTATION_COMPLETE)
+			return syntax(px, &p[2], "END");
+		if (!(*complete = new_int(px, 0)))
+			return -1;
+	}
+	return 0;
+}
+
+static void *new_transaction(text_parse *px, Transaction_PR pr)
+{
+	Transaction_t *t = NEW(px, Transaction_t);
+	if (t)
+		t->present = pr;
+	return t;
+}
+
+void *tb_trans_request(text_parse *px, const text_tok *id, tb_list *actions)
+{
+	Transaction_t *t = new_transaction(px, Transaction_PR_transactionRequest);
+	if (!t || tb_uint(px, id, 4294967295u, (long *)&t->choice.transactionRequest.transactionId))
+		return NULL;
+	LIST_INTO(t->choice.transactionRequest.actions.list, actions);
+	return t;
+}
+
+void *tb_reply_result(text_parse *px, int imm_ack, void *err, tb_list *replies)
+{
+	TransactionReply_t *r = NEW(px, TransactionReply_t);
+	if (!r || (imm_ack && !(r->immAckRequired = new_int(px, 0))))
+		return NULL;
+	if (err) {
+		r->transactionResult.present = TransactionReply__transactionResult_PR_transactionError;
+		r->transactionResult.choice.transactionError = *(ErrorDescriptor_t *)err;
+	} else {
+		r->transactionResult.present = TransactionReply__transactionResult_PR_actionReplies;
+		LIST_INTO(r->transactionResult.choice.actionReplies.list, replies);
+	}
+	return r;
+}
+
+void *tb_trans_reply(text_parse *px, const text_tok *id, void *result)
+{
+	Transaction_t *t = new_transaction(px, Transaction_PR_transactionReply);
+	if (!t)
+		return NULL;
+	TransactionReply_t *r = &t->choice.transactionReply;
+	*r = *(TransactionReply_t *)result;
+	if (parse_segment(px, id, &r->transactionId, &r->segmentNumber, &r->segmentationComplete, 0))
+		return NULL;
+	return t;
+}
+
+void *tb_trans_pending(text_parse *px, const text_tok *id)
+{
+	Transaction_t *t = new_transaction(px, Transaction_PR_transactionPending);
+	if (!t || tb_uint(px, id, 4294967295u, (long *)&t->choice.transactionPending.transactionId))
+		return NULL;
+	return t;
+}
+
+void *tb_trans_ack(text_parse *px, tb_list *acks)
+{
+	Transaction_t *t = new_transaction(px, Transaction_PR_transactionResponseAck);
+	if (t)
+		LIST_INTO(t->choice.transactionResponseAck.list, acks);
+	return t;
+}
+
+void *tb_segment_reply(text_parse *px, const text_tok *id)
+{
+	Transaction_t *t = new_transaction(px, Transaction_PR_segmentReply);
+	if (!t)
+		return NULL;
+	SegmentReply_t *r = &t->choice.segmentReply;
+	long *seg = NULL;
+	if (parse_segment(px, id, &r->transactionId, &seg, &r->segmentationComplete, 1))
+		return NULL;
+	r->segmentNumber = *seg;
+	return t;
+}
+
+tb_list *tb_ack_list(text_parse *px, tb_list *l, const text_tok *t)
+{
+	if (!l && !(l = tb_list_new(px, NULL)))
+		return NULL;
+	TransactionAck_t *a = NEW(px, TransactionAck_t);
+	if (!a)
+		return NULL;
+	const char *s = TXT(px, t);
+	const char *dash = memchr(s, '-', t->len);
+	size_t n1 = dash ? (size_t)(dash - s) : t->len;
+	if (parse_uint(px, s, n1, t->off, 4294967295u, &a->firstAck))
+		return NULL;
+	if (dash) {
+		unsigned long last;
+		if (parse_uint(px, dash + 1, t->len - n1 - 1, t->off, 4294967295u, &last) ||
+		    !(a->lastAck = new_ulong(px, last)))
+			return NULL;
+	}
+	return add(px, &l->list, a) ? NULL : l;
+}
+
+/* ---- actions and context properties ------------------------------------------ */
+
+static int ctx_id(text_parse *px, const text_tok *t, ContextID_t *out)
+{
+	if (t->len == 1) {
+		switch (TXT(px, t)[0]) {
+		case '$': *out = 4294967294u; return 0;
+		case '*': *out = 4294967295u; return 0;
+		case '-': *out = 0; return 0;
+		default: break;
+		}
+	}
+	return parse_uint(px, TXT(px, t), t->len, t->off, 4294967295u, out);
+}
+
+tb_list *tb_ctxid_list(text_parse *px, tb_list *l, const text_tok *t)
+{
+	if (!l && !(l = tb_list_new(px, NULL)))
+		return NULL;
+	ContextID_t *id = NEW(px, ContextID_t);
+	if (!id || ctx_id(px, t, id) || add(px, &l->list, id))
+		return NULL;
+	return l;
+}
+
+static TerminationID_t *term_id(text_parse *px, const text_tok *t)
+{
+	TerminationID_t *tid = NEW(px, TerminationID_t);
+	if (!tid)
+		return NULL;
+	/* ROOT is stored upper case, whatever the spelling (docs/model.md). */
+	if (ci_eq(TXT(px, t), t->len, "ROOT")) {
+		if (set_os(px, &tid->id, "ROOT", 4))
+			return NULL;
+	} else if (set_tok(px, &tid->id, t)) {
+		return NULL;
+	}
+	return tid;
+}
+
+tb_list *tb_tid_list(text_parse *px, tb_list *l, const text_tok *t)
+{
+	if (!l && !(l = tb_list_new(px, NULL)))
+		return NULL;
+	return add(px, &l->list, term_id(px, t)) ? NULL : l;
+}
+
+static int ctx_prop(text_parse *px, ContextRequest_t **crp, const text_item *it)
+{
+	ContextRequest_t *cr = *crp;
+	if (!cr && !(cr = *crp = NEW(px, ContextRequest_t)))
+		return -1;
+	switch (it->kind) {
+	case TI_TOPOLOGY:
+		if (!cr->topologyReq && !(cr->topologyReq = NEW(px, struct ContextRequest__topologyReq)))
+			return -1;
+		LIST_INTO(cr->topologyReq->list, (tb_list *)it->p);
+		return 0;
+	case TI_PRIORITY:
+		return (cr->priority = new_long(px, it->n)) ? 0 : -1;
+	case TI_EMERGENCY:
+		return (cr->emergency = new_int(px, (int)it->n)) ? 0 : -1;
+	case TI_IEPS:
+		return (cr->iepscallind = new_int(px, (int)it->n)) ? 0 : -1;
+	case TI_CTX_PROPS:
+		if (!(cr->contextProp = NEW(px, struct ContextRequest__contextProp)))
+			return -1;
+		LIST_INTO(cr->contextProp->list, (tb_list *)it->p);
+		return 0;
+	case TI_CTX_LIST:
+		if (!(cr->contextList = NEW(px, struct ContextRequest__contextList)))
+			return -1;
+		LIST_INTO(cr->contextList->list, (tb_list *)it->p);
+		return 0;
+	default:
+		return tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected context item");
+	}
+}
+
+void *tb_action_request(text_parse *px)
+{
+	return NEW(px, ActionRequest_t);
+}
+
+int tb_action_request_add(text_parse *px, void *p, const text_item *it)
+{
+	ActionRequest_t *ar = p;
+	switch (it->kind) {
+	case TI_COMMAND:
+		return add(px, &ar->commandRequests.list, it->p);
+	case TI_CTX_AUDIT:
+		if (ar->contextAttrAuditReq)
+			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second ContextAudit");
+		ar->contextAttrAuditReq = it->p;
+		return 0;
+	default:
+		return ctx_prop(px, &ar->contextRequest, it);
+	}
+}
+
+int tb_action_request_id(text_parse *px, void *p, const text_tok *id)
+{
+	return ctx_id(px, id, &((ActionRequest_t *)p)->contextId);
+}
+
+void *tb_action_reply(text_parse *px)
+{
+	return NEW(px, ActionReply_t);
+}
+
+int tb_action_reply_add(text_parse *px, void *p, const text_item *it)
+{
+	ActionReply_t *ar = p;
+	switch (it->kind) {
+	case TI_COMMAND:
+		return add(px, &ar->commandReply.list, it->p);
+	case TI_ERROR:
+		if (ar->errorDescriptor)
+			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second Error descriptor");
+		ar->errorDescriptor = it->p;
+		return 0;
+	default:
+		return ctx_prop(px, &ar->contextReply, it);
+	}
+}
+
+int tb_action_reply_id(text_parse *px, void *p, const text_tok *id)
+{
+	return ctx_id(px, id, &((ActionReply_t *)p)->contextId);
+}
+
+void *tb_ind_prop(text_parse *px, const text_tok *name, void *prop)
+{
+	IndAudPropertyParm_t *ip = NEW(px, IndAudPropertyParm_t);
+	if (!ip)
+		return NULL;
+	if (name)
+		return set_tok(px, &ip->name, name) ? NULL : ip;
+	PropertyParm_t *pp = prop;
+	ip->name = pp->name;
+	ip->propertyParms = pp;
+	return ip;
+}
+
+void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
+{
+	ContextAttrAuditRequest_t *c = p;
+	if (!c && !(c = NEW(px, ContextAttrAuditRequest_t)))
+		return NULL;
+	int rc = 0;
+	switch (it->kind) {
+	case TI_A_TOPOLOGY: rc = !(c->topology = new_int(px, 0)); break;
+	case TI_A_EMERGENCY: rc = !(c->emergency = new_int(px, 0)); break;
+	case TI_A_PRIORITY: rc = !(c->priority = new_int(px, 0)); break;
+	case TI_A_IEPS: rc = !(c->iepscallind = new_int(px, 0)); break;
+	case TI_A_SEL_PRIORITY: rc = !(c->selectpriority = new_long(px, it->n)); break;
+	case TI_A_SEL_EMERGENCY: rc = !(c->selectemergency = new_int(px, (int)it->n)); break;
+	case TI_A_SEL_IEPS: rc = !(c->selectiepscallind = new_int(px, (int)it->n)); break;
+	case TI_A_LOGIC:
+		if (!(c->selectLogic = NEW(px, SelectLogic_t)))
+			return NULL;
+		c->selectLogic->present = it->n ? SelectLogic_PR_orAUDITSelect : SelectLogic_PR_andAUDITSelect;
+		break;
+	case TI_A_PKGD:
+	case TI_A_PROP: {
+		void *ip = it->kind == TI_A_PKGD ? it->p : tb_ind_prop(px, NULL, it->p);
+		if (!c->contextPropAud && !(c->contextPropAud = NEW(px, struct ContextAttrAuditRequest__contextPropAud)))
+			return NULL;
+		rc = add(px, &c->contextPropAud->list, ip);
+		break;
+	}
+	case TI_A_NESTED: {
+		/* ContextAttr { ... } inside ContextAudit: same fields, merged. */
+		ContextAttrAuditRequest_t *n = it->p;
+		if (n->contextPropAud) {
+			if (!c->contextPropAud && !(c->contextPropAud = NEW(px, struct ContextAttrAuditRequest__contextPropAud)))
+				return NULL;
+			for (int i = 0; i < n->contextPropAud->list.count; i++)
+				if (add(px, &c->contextPropAud->list, n->contextPropAud->list.array[i]))
+					return NULL;
+		}
+#define TAKE(f) if (n->f) c->f = n->f
+		TAKE(topology); TAKE(emergency); TAKE(priority); TAKE(iepscallind);
+		TAKE(selectpriority); TAKE(selectemergency); TAKE(selectiepscallind); TAKE(selectLogic);
+#undef TAKE
+		break;
+	}
+	default:
+		rc = tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected context audit item");
+	}
+	return rc ? NULL : c;
+}
+
+tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
+{
+	/* Flat list: from, to, direction [, Stream = n] repeated; aux = the open triple. */
+	if (!l && !(l = tb_list_new(px, NULL)))
+		return NULL;
+	TopologyRequest_t *tr = l->list.count ? l->list.array[l->list.count - 1] : NULL;
+	static const char *const shape = "termination A, termination B, direction [, Stream]";
+	switch (it->kind) {
+	case TI_TOPO_TID: {
+		TerminationID_t *tid = term_id(px, &it->tok);
+		if (!tid)
+			return NULL;
+		if (l->aux) { /* second termination of the open triple */
+			tr = l->aux;
+			tr->terminationTo = *tid;
+			l->aux = NULL;
+			if (add(px, &l->list, tr))
+				return NULL;
+			tr->topologyDirection = -1;
+		} else {
+			if (tr && tr->topologyDirection == -1)
+				return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected %s", shape), NULL;
+			if (!(tr = NEW(px, TopologyRequest_t)))
+				return NULL;
+			tr->terminationFrom = *tid;
+			l->aux = tr;
+		}
+		return l;
+	}
+	case TI_TOPO_DIR: {
+		/* A direction, then optionally an extension (Oneway, OnewayBoth). */
+		int ext = it->n == TEXT_KW_ONEWAY_EXTERNAL || it->n == TEXT_KW_ONEWAY_BOTH;
+		if (l->aux || !tr || tr->streamID || (!ext && tr->topologyDirection != -1) ||
+		    (ext && tr->topologyDirectionExtension))
+			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected %s", shape), NULL;
+		if (!ext) {
+			tr->topologyDirection = it->n == TEXT_KW_BOTHWAY ? TopologyRequest__topologyDirection_bothway
+			                        : it->n == TEXT_KW_ISOLATE ? TopologyRequest__topologyDirection_isolate
+			                                                   : TopologyRequest__topologyDirection_oneway;
+			return l;
+		}
+		if (tr->topologyDirection == -1)
+			tr->topologyDirection = TopologyRequest__topologyDirection_oneway;
+		tr->topologyDirectionExtension = new_long(px, it->n == TEXT_KW_ONEWAY_EXTERNAL
+		                                                  ? TopologyRequest__topologyDirectionExtension_onewayexternal
+		                                                  : TopologyRequest__topologyDirectionExtension_onewayboth);
+		return tr->topologyDirectionExtension ? l : NULL;
+	}
+	default: /* TI_TOPO_STREAM */
+		if (l->aux || !tr || tr->topologyDirection == -1 || tr->streamID)
+			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected %s", shape), NULL;
+		return (tr->streamID = new_long(px, it->n)) ? l : NULL;
+	}
+}
+
+int tb_topology_done(text_parse *px, tb_list *l, size_t off)
+{
+	TopologyRequest_t *tr = l->list.count ? l->list.array[l->list.count - 1] : NULL;
+	if (l->aux || !tr || tr->topologyDirection == -1)
+		return tb_fail(px, MEGACO_ERR_SYNTAX, off,
+		               "topology: expected termination A, termination B, direction");
+	return 0;
+}
+
+/* ---- commands -------------------------------------------------------------- */
+
+static AuditDescriptor_t empty_audit;
+
+void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
+{
+	CommandRequest_t *cr = NEW(px, CommandRequest_t);
+	if (!cr)
+		return NULL;
+	if ((kw->flags & TOK_OPTIONAL) && !(cr->optional = new_int(px, 0)))
+		return NULL;
+	if ((kw->flags & TOK_WILDCARD) && !(cr->wildcardReturn = new_int(px, 0)))
+		return NULL;
+	Command_t *c = &cr->command;
+	switch (kw->kw) {
+	case TEXT_KW_ADD: case TEXT_KW_MOVE: case TEXT_KW_MODIFY: {
+		AmmRequest_t *a = kw->kw == TEXT_KW_ADD ? &c->choice.addReq
+		                  : kw->kw == TEXT_KW_MOVE ? &c->choice.moveReq : &c->choice.modReq;
+		c->present = kw->kw == TEXT_KW_ADD ? Command_PR_addReq
+		             : kw->kw == TEXT_KW_MOVE ? Command_PR_moveReq : Command_PR_modReq;
+		LIST_INTO(a->terminationID.list, tids);
+		LIST_INTO(a->descriptors.list, (tb_list *)body);
+		return cr;
+	}
+	case TEXT_KW_SUBTRACT:
+		c->present = Command_PR_subtractReq;
+		LIST_INTO(c->choice.subtractReq.terminationID.list, tids);
+		c->choice.subtractReq.auditDescriptor = body;
+		return cr;
+	case TEXT_KW_AUDIT_VALUE: case TEXT_KW_AUDIT_CAP: {
+		AuditRequest_t *a = kw->kw == TEXT_KW_AUDIT_VALUE ? &c->choice.auditValueRequest
+		                                                  : &c->choice.auditCapRequest;
+		c->present = kw->kw == TEXT_KW_AUDIT_VALUE ? Command_PR_auditValueRequest
+		                                           : Command_PR_auditCapRequest;
+		a->terminationID = *(TerminationID_t *)tids->list.array[0];
+		a->auditDescriptor = body ? *(AuditDescriptor_t *)body : empty_audit;
+		if (tids->list.count > 1) {
+			if (!(a->terminationIDList = NEW(px, TerminationIDList_t)))
+				return NULL;
+			LIST_INTO(a->terminationIDList->list, tids);
+		}
+		return cr;
+	}
+	default: { /* ServiceChange */
+		sc_build *sc = body;
+		if (!sc->have_method || sc->p.serviceChangeReason.list.count == 0)
+			return tb_fail(px, MEGACO_ERR_SYNTAX, sc->off,
+			               "a ServiceChange request needs Method and Reason"), NULL;
+		c->present = Command_PR_serviceChangeReq;
+		LIST_INTO(c->choice.serviceChangeReq.terminationID.list, tids);
+		c->choice.serviceChangeReq.serviceChangeParms = sc->p;
+		return cr;
+	}
+	}
+}
+
+void *tb_notify_request(text_parse *px, const text_tok *kw, tb_list *tids, void *oed, void *err)
+{
+	CommandRequest_t *cr = NEW(px, CommandRequest_t);
+	if (!cr)
+		return NULL;
+	if ((kw->flags & TOK_OPTIONAL) && !(cr->optional = new_int(px, 0)))
+		return NULL;
+	if ((kw->flags & TOK_WILDCARD) && !(cr->wildcardReturn = new_int(px, 0)))
+		return NULL;
+	cr->command.present = Command_PR_notifyReq;
+	NotifyRequest_t *n = &cr->command.choice.notifyReq;
+	LIST_INTO(n->terminationID.list, tids);
+	n->observedEventsDescriptor = *(ObservedEventsDescriptor_t *)oed;
+	n->errorDescriptor = err;
+	return cr;
+}
+
+#define DESC_CASES(U, T)                                                            \
+	case TI_MEDIA: d->present = T##_PR_mediaDescriptor; d->choice.mediaDescriptor = *(MediaDescriptor_t *)it->p; break; \
+	case TI_MODEM: d->present = T##_PR_modemDescriptor; d->choice.modemDescriptor = *(ModemDescriptor_t *)it->p; break; \
+	case TI_MUX: d->present = T##_PR_muxDescriptor; d->choice.muxDescriptor = *(MuxDescriptor_t *)it->p; break; \
+	case TI_EVENTS: d->present = T##_PR_eventsDescriptor; d->choice.eventsDescriptor = *(EventsDescriptor_t *)it->p; break; \
+	case TI_SIGNALS: d->present = T##_PR_signalsDescriptor; LIST_INTO(d->choice.signalsDescriptor.list, (tb_list *)it->p); break; \
+	case TI_DIGITMAP: d->present = T##_PR_digitMapDescriptor; d->choice.digitMapDescriptor = *(DigitMapDescriptor_t *)it->p; break; \
+	case TI_EVENTBUFFER: d->present = T##_PR_eventBufferDescriptor; LIST_INTO(d->choice.eventBufferDescriptor.list, (tb_list *)it->p); break; \
+	case TI_STATS: d->present = T##_PR_statisticsDescriptor; LIST_INTO(d->choice.statisticsDescriptor.list, (tb_list *)it->p); break;
+
+tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it)
+{
+	if (!l && !(l = tb_list_new(px, NULL)))
+		return NULL;
+	AmmDescriptor_t *d = NEW(px, AmmDescriptor_t);
+	if (!d)
+		return NULL;
+	switch (it->kind) {
+	DESC_CASES(Amm, AmmDescriptor)
+	case TI_AUDIT: d->present = AmmDescriptor_PR_auditDescriptor; d->choice.auditDescriptor = *(AuditDescriptor_t *)it->p; break;
+	default: return tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected descriptor"), NULL;
+	}
+	return add(px, &l->list, d) ? NULL : l;
+}
+
+static int audit_bit(int kw)
+{
+	switch (kw) {
+	case TEXT_KW_MUX: return AuditDescriptor__auditToken_muxToken;
+	case TEXT_KW_MODEM: return AuditDescriptor__auditToken_modemToken;
+	case TEXT_KW_MEDIA: return AuditDescriptor__auditToken_mediaToken;
+	case TEXT_KW_EVENTS: return AuditDescriptor__auditToken_eventsToken;
+	case TEXT_KW_SIGNALS: return AuditDescriptor__auditToken_signalsToken;
+	case TEXT_KW_DIGIT_MAP: return AuditDescriptor__auditToken_digitMapToken;
+	case TEXT_KW_STATS: return AuditDescriptor__auditToken_statsToken;
+	case TEXT_KW_OBSERVED_EVENTS: return AuditDescriptor__auditToken_observedEventsToken;
+	case TEXT_KW_PACKAGES: return AuditDescriptor__auditToken_packagesToken;
+	default: return AuditDescriptor__auditToken_eventBufferToken;
+	}
+}
+
+/* Named bit string without trailing zero bits, as BER/DER carry it. */
+static int set_bit(text_parse *px, BIT_STRING_t **bsp, int bit)
+{
+	BIT_STRING_t *bs = *bsp;
+	if (!bs && !(bs = *bsp = NEW(px, BIT_STRING_t)))
+		return -1;
+	int nbits = bs->size * 8 - bs->bits_unused;
+	if (bit + 1 > nbits)
+		nbits = bit + 1;
+	int size = (nbits + 7) / 8;
+	if (size > bs->size) {
+		uint8_t *b = tb_new(px, (size_t)size);
+		if (!b)
+			return -1;
+		if (bs->size)
+			memcpy(b, bs->buf, (size_t)bs->size);
+		bs->buf = b;
+		bs->size = size;
+	}
+	bs->bits_unused = size * 8 - nbits;
+	bs->buf[bit / 8] |= (uint8_t)(0x80 >> (bit % 8));
+	return 0;
+}
+
+tb_list *tb_arp_list(text_parse *px, tb_list *l, const text_item *it)
+{
+	if (!l && !(l = tb_list_new(px, NULL)))
+		return NULL;
+	if (it->kind == TI_AUDIT_TOKEN) {
+		/* Bare audit tokens collect into one emptyDescriptors, appended at the end. */
+		AuditDescriptor_t *ad = l->aux;
+		if (!ad && !(ad = l->aux = NEW(px, AuditDescriptor_t)))
+			return NULL;
+		return set_bit(px, &ad->auditToken, audit_bit((int)it->n)) ? NULL : l;
+	}
+	AuditReturnParameter_t *d = NEW(px, AuditReturnParameter_t);
+	if (!d)
+		return NULL;
+	switch (it->kind) {
+	DESC_CASES(Arp, AuditReturnParameter)
+	case TI_OBSEVENTS: d->present = AuditReturnParameter_PR_observedEventsDescriptor; d->choice.observedEventsDescriptor = *(ObservedEventsDescriptor_t *)it->p; break;
+	case TI_PACKAGES: d->present = AuditReturnParameter_PR_packagesDescriptor; LIST_INTO(d->choice.packagesDescriptor.list, (tb_list *)it->p); break;
+	case TI_ERROR: d->present = AuditReturnParameter_PR_errorDescriptor; d->choice.errorDescriptor = *(ErrorDescriptor_t *)it->p; break;
+	default: return tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected audit return"), NULL;
+	}
+	return add(px, &l->list, d) ? NULL : l;
+}
+
+int tb_arp_done(text_parse *px, tb_list *l)
+{
+	if (!l->aux)
+		return 0;
+	AuditReturnParameter_t *d = NEW(px, AuditReturnParameter_t);
+	if (!d)
+		return -1;
+	d->present = AuditReturnParameter_PR_emptyDescriptors;
+	d->choice.emptyDescriptors = *(AuditDescriptor_t *)l->aux;
+	l->aux = NULL;
+	return add(px, &l->list, d);
+}
+
+/* A reply body that may only be one Error descriptor (Notify, ServiceChange). */
+static ErrorDescriptor_t *only_error(text_parse *px, tb_list *audit, size_t off)
+{
+	if (audit->list.count != 1 || ((AuditReturnParameter_t *)audit->list.array[0])->present !=
+	                                    AuditReturnParameter_PR_errorDescriptor)
+		return tb_fail(px, MEGACO_ERR_SYNTAX, off, "only an Error descriptor may follow here"), NULL;
+	return &((AuditReturnParameter_t *)audit->list.array[0])->choice.errorDescriptor;
+}
+
+void *tb_command_reply(text_parse *px, const text_tok *kw, tb_list *tids, tb_list *audit)
+{
+	CommandReply_t *r = NEW(px, CommandReply_t);
+	if (!r)
+		return NULL;
+	switch (kw->kw) {
+	case TEXT_KW_ADD: case TEXT_KW_MOVE: case TEXT_KW_MODIFY: case TEXT_KW_SUBTRACT: {
+		static const CommandReply_PR pr[] = {CommandReply_PR_addReply, CommandReply_PR_moveReply,
+		                                     CommandReply_PR_modReply, CommandReply_PR_subtractReply};
+		int i = kw->kw == TEXT_KW_ADD ? 0 : kw->kw == TEXT_KW_MOVE ? 1 : kw->kw == TEXT_KW_MODIFY ? 2 : 3;
+		r->present = pr[i];
+		AmmsReply_t *a = &r->choice.addReply; /* same type in all four */
+		LIST_INTO(a->terminationID.list, tids);
+		if (audit) {
+			if (!(a->terminationAudit = NEW(px, TerminationAudit_t)))
+				return NULL;
+			LIST_INTO(a->terminationAudit->list, audit);
+		}
+		return r;
+	}
+	case TEXT_KW_NOTIFY:
+		r->present = CommandReply_PR_notifyReply;
+		LIST_INTO(r->choice.notifyReply.terminationID.list, tids);
+		if (audit && !(r->choice.notifyReply.errorDescriptor = only_error(px, audit, kw->off)))
+			return NULL;
+		return r;
+	case TEXT_KW_SERVICE_CHANGE:
+		r->present = CommandReply_PR_serviceChangeReply;
+		LIST_INTO(r->choice.serviceChangeReply.terminationID.list, tids);
+		if (audit) {
+			ErrorDescriptor_t *e = only_error(px, audit, kw->off);
+			if (!e)
+				return NULL;
+			r->choice.serviceChangeReply.serviceChangeResult.present = ServiceChangeResult_PR_errorDescriptor;
+			r->choice.serviceChangeReply.serviceChangeResult.choice.errorDescriptor = *e;
+		} else {
+			r->choice.serviceChangeReply.serviceChangeResult.present =
+				ServiceChangeResult_PR_serviceChangeResParms;
+		}
+		return r;
+	default: { /* AuditValue / AuditCapability */
+		r->present = kw->kw == TEXT_KW_AUDIT_VALUE ? CommandReply_PR_auditValueReply
+		                                           : CommandReply_PR_auditCapReply;
+		AuditReply_t *a = &r->choice.auditValueReply;
+		if (tids->list.count == 1) {
+			a->present = AuditReply_PR_auditResult;
+			a->choice.auditResult.terminationID = *(TerminationID_t *)tids->list.array[0];
+			LIST_INTO(a->choice.auditResult.terminationAuditResult.list, audit);
+		} else {
+			a->present = AuditReply_PR_auditResultTermList;
+			LIST_INTO(a->choice.auditResultTermList.terminationIDList.list, tids);
+			LIST_INTO(a->choice.auditResultTermList.terminationAuditResult.list, audit);
+		}
+		return r;
+	}
+	}
+}
+
+void *tb_sc_reply(text_parse *px, const text_tok *kw, tb_list *tids, void *scparm)
+{
+	if (kw->kw != TEXT_KW_SERVICE_CHANGE)
+		return syntax(px, kw, "ServiceChange before a Services descriptor"), NULL;
+	sc_build *sc = scparm;
+	ServiceChangeParm_t *p = &sc->p;
+	if (sc->have_method || p->serviceChangeReason.list.count || p->serviceChangeDelay ||
+	    p->serviceChangeInfo || p->serviceChangeIncompleteFlag || p->nonStandardData)
+		return tb_fail(px, MEGACO_ERR_SYNTAX, sc->off,
+		               "a ServiceChange reply takes only address, MgcIdToTry, profile, version and time stamp"), NULL;
+	CommandReply_t *r = NEW(px, CommandReply_t);
+	if (!r)
+		return NULL;
+	r->present = CommandReply_PR_serviceChangeReply;
+	ServiceChangeReply_t *s = &r->choice.serviceChangeReply;
+	LIST_INTO(s->terminationID.list, tids);
+	s->serviceChangeResult.present = ServiceChangeResult_PR_serviceChangeResParms;
+	ServiceChangeResParm_t *rp = &s->serviceChangeResult.choice.serviceChangeResParms;
+	rp->serviceChangeMgcId = p->serviceChangeMgcId;
+	rp->serviceChangeAddress = p->serviceChangeAddress;
+	rp->serviceChangeVersion = p->serviceChangeVersion;
+	rp->serviceChangeProfile = p->serviceChangeProfile;
+	rp->timestamp = p->timeStamp;
+	return r;
+}
+
+void *tb_audit_ctx_reply(text_parse *px, const text_tok *kw, tb_list *tids, void *err)
+{
+	CommandReply_t *r = NEW(px, CommandReply_t);
+	if (!r)
+		return NULL;
+	r->present = kw->kw == TEXT_KW_AUDIT_VALUE ? CommandReply_PR_auditValueReply
+	                                           : CommandReply_PR_auditCapReply;
+	AuditReply_t *a = &r->choice.auditValueReply;
+	if (err) {
+		a->present = AuditReply_PR_error;
+		a->choice.error = *(ErrorDescriptor_t *)err;
+	} else {
+		a->present = AuditReply_PR_contextAuditResult;
+		LIST_INTO(a->choice.contextAuditResult.list, tids);
+	}
+	return r;
+}
+
+void *tb_error(text_parse *px, const text_tok *code, const text_tok *text)
+{
+	ErrorDescriptor_t *e = NEW(px, ErrorDescriptor_t);
+	if (!e || tb_uint(px, code, 65535, &e->errorCode))
+		return NULL;
+	if (text) {
+		if (!(e->errorText = NEW(px, ErrorText_t)) || set_tok(px, e->errorText, text))
+			return NULL;
+	}
+	return e;
+}
+
+/* ---- media ------------------------------------------------------------------ */
+
+static int stream_parm(text_parse *px, StreamParms_t *sp, const text_item *it)
+{
+	switch (it->kind) {
+	case TI_LOCAL:
+		if (sp->localDescriptor)
+			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second Local descriptor");
+		sp->localDescriptor = it->p;
+		return 0;
+	case TI_REMOTE:
+		if (sp->remoteDescriptor)
+			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second Remote descriptor");
+		sp->remoteDescriptor = it->p;
+		return 0;
+	case TI_LOCALCONTROL:
+		if (sp->localControlDescriptor)
+			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second LocalControl descriptor");
+		sp->localControlDescriptor = it->p;
+		return 0;
+	default: /* TI_STATS */
+		if (sp->statisticsDescriptor)
+			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second Statistics descriptor");
+		if (!(sp->statisticsDescriptor = NEW(px, StatisticsDescriptor_t)))
+			return -1;
+		LIST_INTO(sp->statisticsDescriptor->list, (tb_list *)it->p);
+		return 0;
+	}
+}
+
+void *tb_stream_parms(text_parse *px, void *p, const text_item *it)
+{
+	StreamParms_t *sp = p;
+	if (!sp && !(sp = NEW(px, StreamParms_t)))
+		return NULL;
+	return stream_parm(px, sp, it) ? NULL : sp;
+}
+
+void *tb_media(text_parse *px, void *p, const text_item *it)
+{
+	MediaDescriptor_t *md = p;
+	if (!md && !(md = NEW(px, MediaDescriptor_t)))
+		return NULL;
+	if (it->kind == TI_TERMSTATE) {
+		if (md->termStateDescr)
+			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second TerminationState"), NULL;
+		md->termStateDescr = it->p;
+		return md;
+	}
+	int multi = it->kind == TI_STREAM;
+	if (!md->streams) {
+		if (!(md->streams = NEW(px, struct MediaDescriptor__streams)))
+			return NULL;
+		md->streams->present = multi ? MediaDescriptor__streams_PR_multiStream
+		                             : MediaDescriptor__streams_PR_oneStream;
+	} else if ((md->streams->present == MediaDescriptor__streams_PR_multiStream) != multi) {
+		return tb_fail(px, MEGACO_ERR_SYNTAX, it->off,
+		               "stream parameters outside a Stream mixed with Stream descriptors"), NULL;
+	}
+	if (!multi)
+		return stream_parm(px, &md->streams->choice.oneStream, it) ? NULL : md;
+	StreamDescriptor_t *sd = NEW(px, StreamDescriptor_t);
+	if (!sd)
+		return NULL;
+	sd->streamID = it->n;
+	sd->streamParms = *(StreamParms_t *)it->p;
+	return add(px, &md->streams->choice.multiStream.list, sd) ? NULL : md;
+}
+
+int tb_media_done(text_parse *px, void *md)
+{
+	(void)px;
+	(void)md;
+	return 0;
+}
+
+static int sdp_name_ok(const char *s, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      strchr("+-&!_/'?@^`~*$\\()%|.", c) || c >= 0x80))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Local/Remote octet string -> property groups: one PropertyParm per line,
+ * name = text before '=', value = rest of the line (CR/LF removed, trailing
+ * blanks kept); a new group at each v= after the first. \} is unescaped. A
+ * line that is not name=value (legal octet string, not SDP: the RFC's
+ * reflowed examples) becomes a PropertyParm with an empty name.
+ */
+void *tb_sdp(text_parse *px, const text_tok *body)
+{
+	LocalRemoteDescriptor_t *lr = NEW(px, LocalRemoteDescriptor_t);
+	if (!lr)
+		return NULL;
+	const char *s = TXT(px, body), *end = s + body->len;
+	PropertyGroup_t *grp = NULL;
+	while (s < end) {
+		while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+			s++;
+		if (s >= end)
+			break;
+		const char *eol = s;
+		while (eol < end && *eol != '\r' && *eol != '\n')
+			eol++;
+		const char *eq = memchr(s, '=', (size_t)(eol - s));
+		size_t name_len = eq ? (size_t)(eq - s) : 0;
+		const char *val = eq ? eq + 1 : s;
+		if (!eq || !sdp_name_ok(s, name_len)) {
+			name_len = 0;
+			val = s;
+		}
+		PropertyParm_t *pp = NEW(px, PropertyParm_t);
+		OCTET_STRING_t *v = NEW(px, OCTET_STRING_t);
+		if (!pp || !v || set_os(px, &pp->name, s, name_len))
+			return NULL;
+		/* unescape \} */
+		size_t vn = (size_t)(eol - val);
+		char *vb = tb_new(px, vn + 1);
+		if (!vb)
+			return NULL;
+		size_t o = 0;
+		for (size_t i = 0; i < vn; i++) {
+			if (val[i] == '\\' && i + 1 < vn && val[i + 1] == '}')
+				continue;
+			vb[o++] = val[i];
+		}
+		v->buf = (uint8_t *)vb;
+		v->size = o;
+		if (add(px, &pp->value.list, v))
+			return NULL;
+		if (!grp || (name_len == 1 && s[0] == 'v')) {
+			if (!grp || grp->list.count) {
+				if (!(grp = NEW(px, PropertyGroup_t)) || add(px, &lr->propGrps.list, grp))
+					return NULL;
+			}
+		}
+		if (add(px, &grp->list, pp))
+			return NULL;
+		s = eol;
+	}
+	return lr;
+}
+
+void *tb_local_control(text_parse *px, void *p, const text_item *it)
+{
+	LocalControlDescriptor_t *lc = p;
+	if (!lc && !(lc = NEW(px, LocalControlDescriptor_t)))
+		return NULL;
+	switch (it->kind) {
+	case TI_MODE: {
+		long m = it->n == TEXT_KW_SENDONLY ? StreamMode_sendOnly
+		         : it->n == TEXT_KW_RECVONLY ? StreamMode_recvOnly
+		         : it->n == TEXT_KW_SENDRECV ? StreamMode_sendRecv
+		         : it->n == TEXT_KW_INACTIVE ? StreamMode_inactive : StreamMode_loopBack;
+		return (lc->streamMode = new_long(px, m)) ? lc : NULL;
+	}
+	case TI_RESERVED_VALUE:
+		return (lc->reserveValue = new_int(px, (int)it->n)) ? lc : NULL;
+	case TI_RESERVED_GROUP:
+		return (lc->reserveGroup = new_int(px, (int)it->n)) ? lc : NULL;
+	default:
+		return add(px, &lc->propertyParms.list, it->p) ? NULL : lc;
+	}
+}
+
+static long service_state(long kw)
+{
+	return kw == TEXT_KW_TEST ? ServiceState_test
+	       : kw == TEXT_KW_OUT_OF_SVC ? ServiceState_outOfSvc : ServiceState_inSvc;
+}
+
+void *tb_term_state(text_parse *px, void *p, const text_item *it)
+{
+	TerminationStateDescriptor_t *ts = p;
+	if (!ts && !(ts = NEW(px, TerminationStateDescriptor_t)))
+		return NULL;
+	switch (it->kind) {
+	case TI_SERVICE_STATE:
+		return (ts->serviceState = new_long(px, service_state(it->n))) ? ts : NULL;
+	case TI_BUFFER:
+		return (ts->eventBufferControl = new_long(px, it->n ? EventBufferControl_lockStep
+		                                                    : EventBufferControl_off)) ? ts : NULL;
+	default:
+		return add(px, &ts->propertyParms.list, it->p) ? NULL : ts;
+	}
+}
+
+static int value_os(text_parse *px, const text_tok *v, OCTET_STRING_t **out)
+{
+	OCTET_STRING_t *os = NEW(px, OCTET_STRING_t);
+	if (!os || set_tok(px, os, v))
+		return -1;
+	*out = os;
+	return 0;
+}
+
+void *tb_prop_value(text_parse *px, int rel, const text_tok *v)
+{
+	PropertyParm_t *pp = NEW(px, PropertyParm_t);
+	OCTET_STRING_t *os;
+	if (!pp || value_os(px, v, &os) || add(px, &pp->value.list, os))
+		return NULL;
+	if (rel) {
+		if (!(pp->extraInfo = NEW(px, struct PropertyParm__extraInfo)))
+			return NULL;
+		pp->extraInfo->present = PropertyParm__extraInfo_PR_relation;
+		pp->extraInfo->choice.relation = rel == TI_REL_GT ? Relation_greaterThan
+		                                 : rel == TI_REL_LT ? Relation_smallerThan : Relation_unequalTo;
+	}
+	return pp;
+}
+
+int tb_prop_more(text_parse *px, void *p, const text_tok *v)
+{
+	OCTET_STRING_t *os;
+	return value_os(px, v, &os) || add(px, &((PropertyParm_t *)p)->value.list, os);
+}
+
+int tb_prop_extra(text_parse *px, void *p, int kind)
+{
+	PropertyParm_t *pp = p;
+	if (!(pp->extraInfo = NEW(px, struct PropertyParm__extraInfo)))
+		return -1;
+	if (kind == TI_RANGE) {
+		pp->extraInfo->present = PropertyParm__extraInfo_PR_range;
+		pp->extraInfo->choice.range = 1;
+	} else {
+		pp->extraInfo->present = PropertyParm__extraInfo_PR_sublist;
+		pp->extraInfo->choice.sublist = kind == TI_SUBLIST_AND;
+	}
+	return 0;
+}
+
+int tb_prop_name(text_parse *px, void *p, const text_tok *name)
+{
+	return set_tok(px, &((PropertyParm_t *)p)->name, name);
+}
+
+/* EventParameter and SigParameter: a PropertyParm under another name. */
+static EventParameter_t *event_parm(text_parse *px, PropertyParm_t *pp)
+{
+	EventParameter_t *ep = NEW(px, EventParameter_t);
+	if (!ep)
+		return NULL;
+	ep->eventParameterName = pp->name;
+	memcpy(&ep->value.list, &pp->value.list, sizeof ep->value.list);
+	if (pp->extraInfo) {
+		if (!(ep->extraInfo = NEW(px, struct EventParameter__extraInfo)))
+			return NULL;
+		ep->extraInfo->present = (EventParameter__extraInfo_PR)pp->extraInfo->present;
+		memcpy(&ep->extraInfo->choice, &pp->extraInfo->choice, sizeof ep->extraInfo->choice);
+	}
+	return ep;
+}
+
+static SigParameter_t *sig_parm(text_parse *px, PropertyParm_t *pp)
+{
+	SigParameter_t *sp = NEW(px, SigParameter_t);
+	if (!sp)
+		return NULL;
+	sp->sigParameterName = pp->name;
+	memcpy(&sp->value.list, &pp->value.list, sizeof sp->value.list);
+	if (pp->extraInfo) {
+		if (!(sp->extraInfo = NEW(px, struct SigParameter__extraInfo)))
+			return NULL;
+		sp->extraInfo->present = (SigParameter__extraInfo_PR)pp->extraInfo->present;
+		memcpy(&sp->extraInfo->choice, &pp->extraInfo->choice, sizeof sp->extraInfo->choice);
+	}
+	return sp;
+}
+
+/* ---- modem, mux ----------------------------------------------------------------- */
+
+void *tb_modem(text_parse *px, void *p, const text_tok *type)
+{
+	ModemDescriptor_t *md = p;
+	if (!md && !(md = NEW(px, ModemDescriptor_t)))
+		return NULL;
+	long t;
+	switch (type->kw) {
+	case TEXT_KW_V18: t = ModemType_v18; break;
+	case TEXT_KW_V22: t = ModemType_v22; break;
+	case TEXT_KW_V22BIS: t = ModemType_v22bis; break;
+	case TEXT_KW_V32: t = ModemType_v32; break;
+	case TEXT_KW_V32BIS: t = ModemType_v32bis; break;
+	case TEXT_KW_V34: t = ModemType_v34; break;
+	case TEXT_KW_V90: t = ModemType_v90; break;
+	case TEXT_KW_V91: t = ModemType_v91; break;
+	case TEXT_KW_SYNCH_ISDN: t = ModemType_synchISDN; break;
+	default:
+		return tb_fail(px, MEGACO_ERR_UNSUPPORTED, type->off,
+		               "extension modem type '%.*s' has no ASN.1 equivalent", (int)type->len,
+		               TXT(px, type)), NULL;
+	}
+	return add(px, &md->mtl.list, new_long(px, t)) ? NULL : md;
+}
+
+int tb_modem_props(text_parse *px, void *p, tb_list *props)
+{
+	(void)px;
+	LIST_INTO(((ModemDescriptor_t *)p)->mpl.list, props);
+	return 0;
+}
+
+void *tb_mux(text_parse *px, const text_tok *type, tb_list *tids)
+{
+	MuxDescriptor_t *m = NEW(px, MuxDescriptor_t);
+	if (!m)
+		return NULL;
+	switch (type->kw) {
+	case TEXT_KW_H221: m->muxType = MuxType_h221; break;
+	case TEXT_KW_H223: m->muxType = MuxType_h223; break;
+	case TEXT_KW_H226: m->muxType = MuxType_h226; break;
+	case TEXT_KW_V76: m->muxType = MuxType_v76; break;
+	case TEXT_KW_NX64K: m->muxType = MuxType_nx64k; break;
+	default:
+		return tb_fail(px, MEGACO_ERR_UNSUPPORTED, type->off,
+		               "extension mux type '%.*s' has no ASN.1 equivalent", (int)type->len,
+		               TXT(px, type)), NULL;
+	}
+	LIST_INTO(m->termList.list, tids);
+	return m;
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
+void *tb_req_event(text_parse *px, const text_tok *name, tb_list *params)
+{
+	event_raw *r = NEW(px, event_raw);
+	if (r) {
+		r->name = *name;
+		r->params = params;
+	}
+	return r;
+}
+
+static NotifyBehaviour_t *notify_behaviour(text_parse *px, const text_item *it)
+{
+	NotifyBehaviour_t *nb = NEW(px, NotifyBehaviour_t);
+	if (!nb)
+		return NULL;
+	if (it->kind == TI_NEVER_NOTIFY) {
+		nb->present = NotifyBehaviour_PR_neverNotify;
+	} else if (it->kind == TI_NOTIFY_IMMEDIATE) {
+		nb->present = NotifyBehaviour_PR_notifyImmediate;
+	} else {
+		nb->present = NotifyBehaviour_PR_notifyRegulated;
+		RegulatedEmbeddedDescriptor_t *red = NEW(px, RegulatedEmbeddedDescriptor_t);
+		if (!red)
+			return NULL;
+		embed_raw *e = it->p;
+		if (e) {
+			if (e->signals) {
+				if (!(red->signalsDescriptor = NEW(px, SignalsDescriptor_t)))
+					return NULL;
+				LIST_INTO(red->signalsDescriptor->list, e->signals);
+			}
+			red->secondEvent = e->events;
+		}
+		nb->choice.notifyRegulated = red;
+	}
+	return nb;
+}
+
+/* Fills a RequestedEvent (second == 0) or SecondRequestedEvent from its parameters. */
+static int event_params(text_parse *px, tb_list *params, int second, StreamID_t **stream,
+                        void *evpar_list, BOOLEAN_t **keep, EventDM_t **dm, SignalsDescriptor_t **sig,
+                        SecondEventsDescriptor_t **sec, NotifyBehaviour_t **nb, NULL_t **rse,
+                        int *have_actions)
+{
+	for (int i = 0; params && i < params->list.count; i++) {
+		const text_item *it = params->list.array[i];
+		switch (it->kind) {
+		case TI_STREAM_ID:
+			if (!(*stream = new_long(px, it->n)))
+				return -1;
+			break;
+		case TI_PROP:
+			if (add(px, evpar_list, event_parm(px, it->p)))
+				return -1;
+			break;
+		case TI_KEEP_ACTIVE:
+			*have_actions = 1;
+			if (!(*keep = new_int(px, 1)))
+				return -1;
+			break;
+		case TI_EVENT_DM:
+			*have_actions = 1;
+			*dm = it->p;
+			break;
+		case TI_EMBED: {
+			embed_raw *e = it->p;
+			*have_actions = 1;
+			if (e->events && (second || !sec))
+				return tb_fail(px, MEGACO_ERR_SYNTAX, it->off,
+				               "an embedded Events descriptor may not embed events again");
+			if (e->signals) {
+				if (!(*sig = NEW(px, SignalsDescriptor_t)))
+					return -1;
+				LIST_INTO((*sig)->list, e->signals);
+			}
+			if (e->events)
+				*sec = e->events;
+			break;
+		}
+		case TI_NEVER_NOTIFY: case TI_NOTIFY_IMMEDIATE: case TI_NOTIFY_REGULATED:
+			*have_actions = 1;
+			if (!(*nb = notify_behaviour(px, it)))
+				return -1;
+			break;
+		default: /* TI_RESET_EVENTS */
+			*have_actions = 1;
+			if (!(*rse = new_int(px, 0)))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+void *tb_events(text_parse *px, const text_tok *rid, tb_list *events, int second)
+{
+	long id = 0;
+	if (rid && tb_request_id(px, rid, &id))
+		return NULL;
+	if (!second) {
+		EventsDescriptor_t *ed = NEW(px, EventsDescriptor_t);
+		if (!ed || (rid && !(ed->requestID = new_ulong(px, (unsigned long)id))))
+			return NULL;
+		for (int i = 0; events && i < events->list.count; i++) {
+			event_raw *r = events->list.array[i];
+			RequestedEvent_t *re = NEW(px, RequestedEvent_t);
+			RequestedActions_t *ra = NEW(px, RequestedActions_t);
+			int have = 0;
+			if (!re || !ra || set_tok(px, &re->pkgdName, &r->name) ||
+			    event_params(px, r->params, 0, &re->streamID, &re->evParList.list, &ra->keepActive,
+			                 &ra->eventDM, &ra->signalsDescriptor, &ra->secondEvent,
+			                 &ra->notifyBehaviour, &ra->resetEventsDescriptor, &have) ||
+			    add(px, &ed->eventList.list, re))
+				return NULL;
+			if (have)
+				re->eventAction = ra;
+		}
+		return ed;
+	}
+	SecondEventsDescriptor_t *ed = NEW(px, SecondEventsDescriptor_t);
+	if (!ed || (rid && !(ed->requestID = new_ulong(px, (unsigned long)id))))
+		return NULL;
+	for (int i = 0; events && i < events->list.count; i++) {
+		event_raw *r = events->list.array[i];
+		SecondRequestedEvent_t *re = NEW(px, SecondRequestedEvent_t);
+		SecondRequestedActions_t *ra = NEW(px, SecondRequestedActions_t);
+		int have = 0;
+		if (!re || !ra || set_tok(px, &re->pkgdName, &r->name) ||
+		    event_params(px, r->params, 1, &re->streamID, &re->evParList.list, &ra->keepActive,
+		                 &ra->eventDM, &ra->signalsDescriptor, NULL, &ra->notifyBehaviour,
+		                 &ra->resetEventsDescriptor, &have) ||
+		    add(px, &ed->eventList.list, re))
+			return NULL;
+		if (have)
+			re->eventAction = ra;
+	}
+	return ed;
+}
+
+void *tb_embed(text_parse *px, tb_list *signals, void *events)
+{
+	embed_raw *e = NEW(px, embed_raw);
+	if (e) {
+		e->signals = signals;
+		e->events = events;
+	}
+	return e;
+}
+
+static int is_lwsp(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* "T:1, S:23, L:99, Z:5, (body)" -> timers + body (blanks around it trimmed). */
+static DigitMapValue_t *digit_map_value(text_parse *px, const text_tok *t)
+{
+	DigitMapValue_t *v = NEW(px, DigitMapValue_t);
+	if (!v)
+		return NULL;
+	const char *s = TXT(px, t), *end = s + t->len;
+	while (s < end && is_lwsp(*s))
+		s++;
+	while (end > s && is_lwsp(end[-1]))
+		end--;
+	for (;;) {
+		if (end - s < 3 || s[1] != ':')
+			break;
+		long **slot;
+		switch (s[0]) {
+		case 'T': case 't': slot = &v->startTimer; break;
+		case 'S': case 's': slot = &v->shortTimer; break;
+		case 'L': case 'l': slot = &v->longTimer; break;
+		case 'Z': case 'z': slot = &v->durationTimer; break;
+		default: slot = NULL;
+		}
+		if (!slot)
+			break;
+		const char *d = s + 2, *q;
+		while (d < end && is_lwsp(*d))
+			d++;
+		q = d;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		const char *c = q;
+		while (c < end && is_lwsp(*c))
+			c++;
+		if (q == d || c >= end || *c != ',' || *slot)
+			break;
+		unsigned long n;
+		if (parse_uint(px, d, (size_t)(q - d), (size_t)(d - (const char *)px->in), 99, &n) ||
+		    !(*slot = new_long(px, (long)n)))
+			return NULL;
+		s = c + 1;
+		while (s < end && is_lwsp(*s))
+			s++;
+	}
+	if (s == end)
+		return tb_fail(px, MEGACO_ERR_SYNTAX, t->off, "a digit map body was expected"), NULL;
+	return set_os(px, &v->digitMapBody, s, (size_t)(end - s)) ? NULL : v;
+}
+
+void *tb_event_dm(text_parse *px, const text_tok *name, const text_tok *body)
+{
+	EventDM_t *dm = NEW(px, EventDM_t);
+	if (!dm)
+		return NULL;
+	if (name) {
+		dm->present = EventDM_PR_digitMapName;
+		return set_tok(px, &dm->choice.digitMapName, name) ? NULL : dm;
+	}
+	DigitMapValue_t *v = digit_map_value(px, body);
+	if (!v)
+		return NULL;
+	dm->present = EventDM_PR_digitMapValue;
+	dm->choice.digitMapValue = *v;
+	return dm;
+}
+
+void *tb_digit_map(text_parse *px, const text_tok *name, const text_tok *body)
+{
+	DigitMapDescriptor_t *d = NEW(px, DigitMapDescriptor_t);
+	if (!d)
+		return NULL;
+	if (name && (!(d->digitMapName = NEW(px, DigitMapName_t)) || set_tok(px, d->digitMapName, name)))
+		return NULL;
+	if (body && !(d->digitMapValue = digit_map_value(px, body)))
+		return NULL;
+	return d;
+}
+
+/* ---- signals -------------------------------------------------------------------- */
+
+void *tb_signal(text_parse *px, const text_tok *name)
+{
+	Signal_t *s = NEW(px, Signal_t);
+	if (s && name && set_tok(px, &s->signalName, name))
+		return NULL;
+	return s;
+}
+
+int tb_signal_name(text_parse *px, void *sig, const text_tok *name)
+{
+	return set_tok(px, &((Signal_t *)sig)->signalName, name);
+}
+
+int tb_signal_add(text_parse *px, void *p, const text_item *it)
+{
+	Signal_t *s = p;
+	switch (it->kind) {
+	case TI_STREAM_ID:
+		return (s->streamID = new_long(px, it->n)) ? 0 : -1;
+	case TI_SIGNAL_TYPE:
+		return (s->sigType = new_long(px, it->n == TEXT_KW_ON_OFF ? SignalType_onOff
+		                                  : it->n == TEXT_KW_TIME_OUT ? SignalType_timeOut
+		                                                               : SignalType_brief)) ? 0 : -1;
+	case TI_DURATION:
+		return (s->duration = new_long(px, it->n)) ? 0 : -1;
+	case TI_PROP:
+		return add(px, &s->sigParList.list, sig_parm(px, it->p));
+	case TI_NOTIFY_COMPLETION:
+		s->notifyCompletion = it->p;
+		return 0;
+	case TI_KEEP_ACTIVE:
+		return (s->keepActive = new_int(px, 1)) ? 0 : -1;
+	case TI_DIRECTION:
+		return (s->direction = new_long(px, it->n == TEXT_KW_EXTERNAL ? SignalDirection_external
+		                                    : it->n == TEXT_KW_INTERNAL ? SignalDirection_internal
+		                                                                 : SignalDirection_both)) ? 0 : -1;
+	case TI_REQUEST_ID:
+		return (s->requestID = new_ulong(px, (unsigned long)it->n)) ? 0 : -1;
+	default: /* TI_INTSIG_DELAY */
+		return (s->intersigDelay = new_long(px, it->n)) ? 0 : -1;
+	}
+}
+
+void *tb_bits(text_parse *px, void *bs, int kw)
+{
+	BIT_STRING_t *b = bs;
+	int bit = kw == TEXT_KW_TIME_OUT ? NotifyCompletion_onTimeOut
+	          : kw == TEXT_KW_INTERRUPT_BY_EVENT ? NotifyCompletion_onInterruptByEvent
+	          : kw == TEXT_KW_INTERRUPT_BY_NEW_SIGNALS_DESCR ? NotifyCompletion_onInterruptByNewSignalDescr
+	          : kw == TEXT_KW_OTHER_REASON ? NotifyCompletion_otherReason : NotifyCompletion_onIteration;
+	return set_bit(px, &b, bit) ? NULL : b;
+}
+
+void *tb_signal_request(text_parse *px, void *sig)
+{
+	SignalRequest_t *r = NEW(px, SignalRequest_t);
+	if (r) {
+		r->present = SignalRequest_PR_signal;
+		r->choice.signal = *(Signal_t *)sig;
+	}
+	return r;
+}
+
+void *tb_seq_sig_list(text_parse *px, const text_tok *id, tb_list *sigs)
+{
+	SignalRequest_t *r = NEW(px, SignalRequest_t);
+	if (!r || tb_uint(px, id, 65535, &r->choice.seqSigList.id))
+		return NULL;
+	r->present = SignalRequest_PR_seqSigList;
+	LIST_INTO(r->choice.seqSigList.signalList.list, sigs);
+	return r;
+}
+
+/* ---- observed events, event buffer, statistics, packages -------------------------- */
+
+static int timestamp(text_parse *px, const text_tok *t, TimeNotation_t **out)
+{
+	const char *s = TXT(px, t);
+	if (t->len != 17 || (s[8] != 'T' && s[8] != 't'))
+		return syntax(px, t, "a time stamp yyyymmddThhmmssss");
+	for (int i = 0; i < 17; i++)
+		if (i != 8 && (s[i] < '0' || s[i] > '9'))
+			return syntax(px, t, "a time stamp yyyymmddThhmmssss");
+	TimeNotation_t *tn = NEW(px, TimeNotation_t);
+	if (!tn || set_os(px, &tn->date, s, 8) || set_os(px, &tn->time, s + 9, 8))
+		return -1;
+	*out = tn;
+	return 0;
+}
+
+static int oe_params(text_parse *px, tb_list *params, StreamID_t **stream, void *list)
+{
+	for (int i = 0; params && i < params->list.count; i++) {
+		const text_item *it = params->list.array[i];
+		if (it->kind == TI_STREAM_ID) {
+			if (!(*stream = new_long(px, it->n)))
+				return -1;
+		} else if (add(px, list, event_parm(px, it->p))) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void *tb_observed_events(text_parse *px, const text_tok *rid, tb_list *events)
+{
+	ObservedEventsDescriptor_t *o = NEW(px, ObservedEventsDescriptor_t);
+	long id;
+	if (!o || tb_request_id(px, rid, &id))
+		return NULL;
+	o->requestId = (unsigned long)id;
+	LIST_INTO(o->observedEventLst.list, events);
+	return o;
+}
+
+void *tb_observed_event(text_parse *px, const text_tok *ts, const text_tok *name, tb_list *params)
+{
+	ObservedEvent_t *e = NEW(px, ObservedEvent_t);
+	if (!e || set_tok(px, &e->eventName, name) || (ts && timestamp(px, ts, &e->timeNotation)) ||
+	    oe_params(px, params, &e->streamID, &e->eventParList.list))
+		return NULL;
+	return e;
+}
+
+void *tb_event_spec(text_parse *px, const text_tok *name, tb_list *params)
+{
+	EventSpec_t *e = NEW(px, EventSpec_t);
+	if (!e || set_tok(px, &e->eventName, name) ||
+	    oe_params(px, params, &e->streamID, &e->eventParList.list))
+		return NULL;
+	return e;
+}
+
+void *tb_stat(text_parse *px, const text_tok *name, void *values)
+{
+	StatisticsParameter_t *s = NEW(px, StatisticsParameter_t);
+	if (!s || set_tok(px, &s->statName, name))
+		return NULL;
+	if (values) {
+		if (!(s->statValue = NEW(px, Value_t)))
+			return NULL;
+		memcpy(&s->statValue->list, &((PropertyParm_t *)values)->value.list, sizeof s->statValue->list);
+	}
+	return s;
+}
+
+static int package_item(text_parse *px, const text_tok *t, Name_t *name, long *version)
+{
+	const char *s = TXT(px, t);
+	size_t i = t->len;
+	while (i > 0 && s[i - 1] != '-')
+		i--;
+	if (i < 2)
+		return syntax(px, t, "package-version");
+	unsigned long v;
+	if (parse_uint(px, s + i, t->len - i, t->off, 99, &v) || set_os(px, name, s, i - 1))
+		return -1;
+	*version = (long)v;
+	return 0;
+}
+
+tb_list *tb_packages(text_parse *px, tb_list *l, const text_tok *t)
+{
+	if (!l && !(l = tb_list_new(px, NULL)))
+		return NULL;
+	PackagesItem_t *p = NEW(px, PackagesItem_t);
+	if (!p || package_item(px, t, &p->packageName, &p->packageVersion) || add(px, &l->list, p))
+		return NULL;
+	return l;
+}
+
+/* ---- audit descriptor and individual audit descriptors ----------------------------- */
+
+void *tb_audit(text_parse *px, void *p, const text_item *it)
+{
+	AuditDescriptor_t *ad = p;
+	if (!ad && !(ad = NEW(px, AuditDescriptor_t)))
+		return NULL;
+	if (!it)
+		return ad;
+	if (it->kind == TI_AUDIT_TOKEN)
+		return set_bit(px, &ad->auditToken, audit_bit((int)it->n)) ? NULL : ad;
+	if (it->kind == TI_IA_SIGNALS && !it->p) /* Signals { } */
+		return set_bit(px, &ad->auditToken, AuditDescriptor__auditToken_signalsToken) ? NULL : ad;
+	IndAuditParameter_t *ip = NEW(px, IndAuditParameter_t);
+	if (!ip)
+		return NULL;
+	switch (it->kind) {
+	case TI_IA_MEDIA:
+		ip->present = IndAuditParameter_PR_indAudMediaDescriptor;
+		ip->choice.indAudMediaDescriptor = *(IndAudMediaDescriptor_t *)it->p;
+		break;
+	case TI_IA_EVENTS:
+		ip->present = IndAuditParameter_PR_indAudEventsDescriptor;
+		ip->choice.indAudEventsDescriptor = *(IndAudEventsDescriptor_t *)it->p;
+		break;
+	case TI_IA_SIGNALS:
+		ip->present = IndAuditParameter_PR_indAudSignalsDescriptor;
+		if (it->n) {
+			ip->choice.indAudSignalsDescriptor.present = IndAudSignalsDescriptor_PR_seqSigList;
+			ip->choice.indAudSignalsDescriptor.choice.seqSigList = *(IndAudSeqSigList_t *)it->p;
+		} else {
+			ip->choice.indAudSignalsDescriptor.present = IndAudSignalsDescriptor_PR_signal;
+			ip->choice.indAudSignalsDescriptor.choice.signal = *(IndAudSignal_t *)it->p;
+		}
+		break;
+	case TI_IA_DIGITMAP:
+		ip->present = IndAuditParameter_PR_indAudDigitMapDescriptor;
+		ip->choice.indAudDigitMapDescriptor = *(IndAudDigitMapDescriptor_t *)it->p;
+		break;
+	case TI_IA_EVENTBUFFER:
+		ip->present = IndAuditParameter_PR_indAudEventBufferDescriptor;
+		ip->choice.indAudEventBufferDescriptor = *(IndAudEventBufferDescriptor_t *)it->p;
+		break;
+	case TI_IA_STATS:
+		ip->present = IndAuditParameter_PR_indAudStatisticsDescriptor;
+		ip->choice.indAudStatisticsDescriptor = *(IndAudStatisticsDescriptor_t *)it->p;
+		break;
+	default: /* TI_IA_PACKAGES */
+		ip->present = IndAuditParameter_PR_indAudPackagesDescriptor;
+		ip->choice.indAudPackagesDescriptor = *(IndAudPackagesDescriptor_t *)it->p;
+	}
+	if (!ad->auditPropertyToken && !(ad->auditPropertyToken = NEW(px, struct AuditDescriptor__auditPropertyToken)))
+		return NULL;
+	return add(px, &ad->auditPropertyToken->list, ip) ? NULL : ad;
+}
+
+static int ia_stream_parm(text_parse *px, IndAudStreamParms_t *sp, const text_item *it)
+{
+	switch (it->kind) {
+	case TI_LOCAL: sp->localDescriptor = it->p; return 0;
+	case TI_REMOTE: sp->remoteDescriptor = it->p; return 0;
+	case TI_LOCALCONTROL: sp->localControlDescriptor = it->p; return 0;
+	default: sp->statisticsDescriptor = it->p; (void)px; return 0;
+	}
+}
+
+void *tb_ia_stream_parms(text_parse *px, void *p, const text_item *it)
+{
+	IndAudStreamParms_t *sp = p;
+	if (!sp && !(sp = NEW(px, IndAudStreamParms_t)))
+		return NULL;
+	return ia_stream_parm(px, sp, it) ? NULL : sp;
+}
+
+void *tb_ia_media(text_parse *px, void *p, const text_item *it)
+{
+	IndAudMediaDescriptor_t *md = p;
+	if (!md && !(md = NEW(px, IndAudMediaDescriptor_t)))
+		return NULL;
+	if (it->kind == TI_TERMSTATE) {
+		md->termStateDescr = it->p;
+		return md;
+	}
+	int multi = it->kind == TI_STREAM;
+	if (!md->streams) {
+		if (!(md->streams = NEW(px, struct IndAudMediaDescriptor__streams)))
+			return NULL;
+		md->streams->present = multi ? IndAudMediaDescriptor__streams_PR_multiStream
+		                             : IndAudMediaDescriptor__streams_PR_oneStream;
+	} else if ((md->streams->present == IndAudMediaDescriptor__streams_PR_multiStream) != multi) {
+		return tb_fail(px, MEGACO_ERR_SYNTAX, it->off,
+		               "stream parameters outside a Stream mixed with Stream descriptors"), NULL;
+	}
+	if (!multi)
+		return ia_stream_parm(px, &md->streams->choice.oneStream, it) ? NULL : md;
+	IndAudStreamDescriptor_t *sd = NEW(px, IndAudStreamDescriptor_t);
+	if (!sd)
+		return NULL;
+	sd->streamID = it->n;
+	sd->streamParms = *(IndAudStreamParms_t *)it->p;
+	return add(px, &md->streams->choice.multiStream.list, sd) ? NULL : md;
+}
+
+int tb_ia_media_done(text_parse *px, void *md)
+{
+	(void)px;
+	(void)md;
+	return 0;
+}
+
+/*
+ * "p/n, p/n=v" in an audit is one IndAudPropertyParm: the name being audited
+ * and the value it is audited for (Erlang megaco reads it so, and its BER
+ * shows it). A property with no bare name before it stands on its own.
+ */
+static int ind_prop_add(text_parse *px, void *list, IndAudPropertyParm_t *ip)
+{
+	A_SEQUENCE_OF(IndAudPropertyParm_t) *l = list;
+	IndAudPropertyParm_t *last = l->count ? l->array[l->count - 1] : NULL;
+	if (ip->propertyParms && last && !last->propertyParms && last->name.size == ip->name.size &&
+	    memcmp(last->name.buf, ip->name.buf, ip->name.size) == 0) {
+		last->propertyParms = ip->propertyParms;
+		return 0;
+	}
+	return add(px, list, ip);
+}
+
+void *tb_ia_local_control(text_parse *px, void *p, const text_item *it)
+{
+	IndAudLocalControlDescriptor_t *lc = p;
+	if (!lc && !(lc = NEW(px, IndAudLocalControlDescriptor_t)))
+		return NULL;
+	switch (it->kind) {
+	case TI_MODE:
+		if (it->n < 0)
+			return (lc->streamMode = new_int(px, 0)) ? lc : NULL;
+		return (lc->streamModeSel = new_long(px, it->n == TEXT_KW_SENDONLY ? StreamMode_sendOnly
+		                                         : it->n == TEXT_KW_RECVONLY ? StreamMode_recvOnly
+		                                         : it->n == TEXT_KW_SENDRECV ? StreamMode_sendRecv
+		                                         : it->n == TEXT_KW_INACTIVE ? StreamMode_inactive
+		                                                                      : StreamMode_loopBack)) ? lc : NULL;
+	case TI_RESERVED_VALUE:
+		return (lc->reserveValue = new_int(px, 0)) ? lc : NULL;
+	case TI_RESERVED_GROUP:
+		return (lc->reserveGroup = new_int(px, 0)) ? lc : NULL;
+	default:
+		if (!lc->propertyParms && !(lc->propertyParms = NEW(px, struct IndAudLocalControlDescriptor__propertyParms)))
+			return NULL;
+		return ind_prop_add(px, &lc->propertyParms->list, it->p) ? NULL : lc;
+	}
+}
+
+void *tb_ia_term_state(text_parse *px, void *p, const text_item *it)
+{
+	IndAudTerminationStateDescriptor_t *ts = p;
+	if (!ts && !(ts = NEW(px, IndAudTerminationStateDescriptor_t)))
+		return NULL;
+	switch (it->kind) {
+	case TI_SERVICE_STATE:
+		if (it->n < 0)
+			return (ts->serviceState = new_int(px, 0)) ? ts : NULL;
+		return (ts->serviceStateSel = new_long(px, service_state(it->n))) ? ts : NULL;
+	case TI_BUFFER:
+		return (ts->eventBufferControl = new_int(px, 0)) ? ts : NULL;
+	default:
+		return ind_prop_add(px, &ts->propertyParms.list, it->p) ? NULL : ts;
+	}
+}
+
+void *tb_ia_sdp(text_parse *px, const text_tok *body)
+{
+	LocalRemoteDescriptor_t *lr = tb_sdp(px, body);
+	IndAudLocalRemoteDescriptor_t *ia = NEW(px, IndAudLocalRemoteDescriptor_t);
+	if (!lr || !ia)
+		return NULL;
+	/* Audit of Local/Remote: the names of the first group's lines. */
+	if (lr->propGrps.list.count) {
+		PropertyGroup_t *g = lr->propGrps.list.array[0];
+		for (int i = 0; i < g->list.count; i++) {
+			IndAudPropertyParm_t *ip = NEW(px, IndAudPropertyParm_t);
+			if (!ip)
+				return NULL;
+			ip->name = g->list.array[i]->name;
+			if (add(px, &ia->propGrps.list, ip))
+				return NULL;
+		}
+	}
+	return ia;
+}
+
+void *tb_ia_events(text_parse *px, const text_tok *rid, const text_tok *name)
+{
+	IndAudEventsDescriptor_t *e = NEW(px, IndAudEventsDescriptor_t);
+	long id;
+	if (!e || set_tok(px, &e->pkgdName, name))
+		return NULL;
+	if (rid && (tb_request_id(px, rid, &id) || !(e->requestID = new_ulong(px, (unsigned long)id))))
+		return NULL;
+	return e;
+}
+
+void *tb_ia_signal(text_parse *px, void *sig, const text_tok *name)
+{
+	IndAudSignal_t *s = sig;
+	if (!s && !(s = NEW(px, IndAudSignal_t)))
+		return NULL;
+	if (name && set_tok(px, &s->signalName, name))
+		return NULL;
+	return s;
+}
+
+int tb_ia_signal_name(text_parse *px, void *sig, const text_tok *name)
+{
+	return set_tok(px, &((IndAudSignal_t *)sig)->signalName, name);
+}
+
+int tb_ia_signal_add(text_parse *px, void *sig, const text_item *it)
+{
+	IndAudSignal_t *s = sig;
+	if (it->kind == TI_STREAM_ID)
+		return (s->streamID = new_long(px, it->n)) ? 0 : -1;
+	return (s->signalRequestID = new_ulong(px, (unsigned long)it->n)) ? 0 : -1;
+}
+
+void *tb_ia_seq_sig(text_parse *px, const text_tok *id, void *sig)
+{
+	IndAudSeqSigList_t *l = NEW(px, IndAudSeqSigList_t);
+	if (!l || tb_uint(px, id, 65535, &l->id))
+		return NULL;
+	l->signalList = sig;
+	return l;
+}
+
+void *tb_ia_digit_map(text_parse *px, const text_tok *name)
+{
+	IndAudDigitMapDescriptor_t *d = NEW(px, IndAudDigitMapDescriptor_t);
+	if (!d || !(d->digitMapName = NEW(px, DigitMapName_t)) || set_tok(px, d->digitMapName, name))
+		return NULL;
+	return d;
+}
+
+void *tb_ia_event_buffer(text_parse *px, const text_tok *name, const text_tok *stream)
+{
+	IndAudEventBufferDescriptor_t *e = NEW(px, IndAudEventBufferDescriptor_t);
+	long s;
+	if (!e || set_tok(px, &e->eventName, name))
+		return NULL;
+	if (stream && (tb_uint(px, stream, 65535, &s) || !(e->streamID = new_long(px, s))))
+		return NULL;
+	return e;
+}
+
+void *tb_ia_stats(text_parse *px, const text_tok *name)
+{
+	IndAudStatisticsDescriptor_t *s = NEW(px, IndAudStatisticsDescriptor_t);
+	if (!s || set_tok(px, &s->statName, name))
+		return NULL;
+	return s;
+}
+
+void *tb_ia_packages(text_parse *px, const text_tok *item)
+{
+	IndAudPackagesDescriptor_t *p = NEW(px, IndAudPackagesDescriptor_t);
+	if (!p || package_item(px, item, &p->packageName, &p->packageVersion))
+		return NULL;
+	return p;
+}
+
+/* ---- service change parameters ------------------------------------------------------ */
+
+void *tb_sc(text_parse *px, void *p, const text_item *it)
+{
+	sc_build *sc = p;
+	if (!sc) {
+		if (!(sc = NEW(px, sc_build)))
+			return NULL;
+		sc->off = it->off;
+	}
+	ServiceChangeParm_t *s = &sc->p;
+	switch (it->kind) {
+	case TI_SC_METHOD:
+		switch (it->n) {
+		case TEXT_KW_FAILOVER: s->serviceChangeMethod = ServiceChangeMethod_failover; break;
+		case TEXT_KW_FORCED: s->serviceChangeMethod = ServiceChangeMethod_forced; break;
+		case TEXT_KW_GRACEFUL: s->serviceChangeMethod = ServiceChangeMethod_graceful; break;
+		case TEXT_KW_RESTART: s->serviceChangeMethod = ServiceChangeMethod_restart; break;
+		case TEXT_KW_DISCONNECTED: s->serviceChangeMethod = ServiceChangeMethod_disconnected; break;
+		case TEXT_KW_HAND_OFF: s->serviceChangeMethod = ServiceChangeMethod_handOff; break;
+		default:
+			return tb_fail(px, MEGACO_ERR_UNSUPPORTED, it->tok.off,
+			               "extension method '%.*s' has no ASN.1 equivalent", (int)it->tok.len,
+			               TXT(px, &it->tok)), NULL;
+		}
+		sc->have_method = 1;
+		return sc;
+	case TI_SC_REASON: {
+		OCTET_STRING_t *os;
+		if (value_os(px, &it->tok, &os) || add(px, &s->serviceChangeReason.list, os))
+			return NULL;
+		return sc;
+	}
+	case TI_SC_DELAY:
+		return (s->serviceChangeDelay = new_ulong(px, (unsigned long)it->n)) ? sc : NULL;
+	case TI_SC_ADDRESS:
+		return (s->serviceChangeAddress = build_sc_address(px, &it->tok)) ? sc : NULL;
+	case TI_SC_MGCID:
+		return (s->serviceChangeMgcId = build_mid(px, &it->tok)) ? sc : NULL;
+	case TI_SC_PROFILE:
+		if (!(s->serviceChangeProfile = NEW(px, ServiceChangeProfile_t)) ||
+		    set_tok(px, &s->serviceChangeProfile->profileName, &it->tok))
+			return NULL;
+		return sc;
+	case TI_SC_VERSION:
+		return (s->serviceChangeVersion = new_long(px, it->n)) ? sc : NULL;
+	case TI_SC_TIMESTAMP:
+		return timestamp(px, &it->tok, &s->timeStamp) ? NULL : sc;
+	case TI_SC_INCOMPLETE:
+		return (s->serviceChangeIncompleteFlag = new_int(px, 0)) ? sc : NULL;
+	case TI_SC_AUDIT: {
+		text_item a = *it;
+		a.kind = it->n2;
+		return (s->serviceChangeInfo = tb_audit(px, s->serviceChangeInfo, &a)) ? sc : NULL;
+	}
+	default: /* TI_SC_EXTENSION */
+		return tb_fail(px, MEGACO_ERR_UNSUPPORTED, it->off,
+		               "service change extension parameters have no ASN.1 equivalent"), NULL;
+	}
+}
+
