@@ -1,9 +1,2387 @@
-/* Text encoding entry point: pretty (long keywords, indented) and compact. */
+/*
+ * Text encoder: the model (names in text form, docs/model.md) -> pretty or
+ * compact H.248.1 text (../shared/spec/h248v3.abnf). One recursive pass over
+ * the asn1c structures writes straight into the caller's buffer through the
+ * inline writer of text_enc_writer.h; keyword spellings come from keywords.def.
+ *
+ * Layout is Erlang/OTP megaco's: the corpus's pretty texts were written by its
+ * pretty printer (one construct per line, tab indentation, " = ", " {"), and
+ * compact is that layout without optional blanks, with the short keywords. A
+ * level argument `l` is the indentation of the construct being written; its
+ * contents go at l + 1. Where Erlang's output would not re-parse under the ABNF
+ * (a stream in a topology triple, a digit map value in an event) the ABNF wins.
+ *
+ * Every element newer than the message's version is refused with
+ * MEGACO_ERR_VERSION_MISMATCH rather than emitted; the v1/v2/v3 boundaries are
+ * the differences between the three ASN.1 modules, plus what v1/v2 text lacks
+ * (EmergencyOff in v1, termination ID lists before v3). Model content the text
+ * encoding cannot carry (nonStandardData, an audited event's stream) is
+ * MEGACO_ERR_UNSUPPORTED, a value no quoting can hold MEGACO_ERR_CONSTRAINT,
+ * a name not in text form MEGACO_ERR_UNKNOWN_NAME. Dropped quietly are only
+ * things text spells as absence: a FALSE keepActive, empty optional lists, and
+ * the request ID of an Events descriptor without events (bare "Events").
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "MegacoMessage.h"
 #include "internal.h"
+#include "text_enc_writer.h"
+
+/* ---------------------------------------------------------------- keywords */
+
+enum {
+#define MEGACO_KW(id, l, s) KW_##id,
+#include "keywords.def"
+#undef MEGACO_KW
+	KW__COUNT
+};
+
+typedef struct kw_spelling {
+	const char *s;
+	unsigned char n;
+} kw_spelling;
+
+static const kw_spelling kw_long[KW__COUNT] = {
+#define MEGACO_KW(id, l, s) { l, sizeof(l) - 1 },
+#include "keywords.def"
+#undef MEGACO_KW
+};
+static const kw_spelling kw_short[KW__COUNT] = {
+#define MEGACO_KW(id, l, s) { s, sizeof(s) - 1 },
+#include "keywords.def"
+#undef MEGACO_KW
+};
+
+/* ------------------------------------------------------------ characters */
+
+/*
+ * Octet classes: TOK may appear in an unquoted VALUE or a name (SafeChar and
+ * %x80-FF), QUO only inside a quoted string (RestChar, blanks, line ends);
+ * 0 nowhere (the double quote, other control characters, DEL). The ABNF's
+ * NAME is narrower than TOK, but the parser takes any VALUE-like token for a
+ * name, and what it reads we write back; control octets are what a name
+ * still in binary form gives away. Tables are built by the preprocessor.
+ */
+enum { TOK = 1, QUO = 2 };
+#define SAFE_CH(c)                                                                                 \
+	(((c) >= '0' && (c) <= '9') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= 'a' && (c) <= 'z') || \
+	 (c) >= 0x80 || (c) == '+' || (c) == '-' || (c) == '&' || (c) == '!' || (c) == '_' ||      \
+	 (c) == '/' || (c) == '\'' || (c) == '?' || (c) == '@' || (c) == '^' || (c) == '`' ||      \
+	 (c) == '~' || (c) == '*' || (c) == '$' || (c) == '\\' || (c) == '(' || (c) == ')' ||      \
+	 (c) == '%' || (c) == '|' || (c) == '.')
+#define REST_CH(c)                                                                                 \
+	((c) == ';' || (c) == '[' || (c) == ']' || (c) == '{' || (c) == '}' || (c) == ':' ||        \
+	 (c) == ',' || (c) == '#' || (c) == '<' || (c) == '>' || (c) == '=' || (c) == ' ' ||        \
+	 (c) == '\t' || (c) == '\r' || (c) == '\n')
+#define TABLE4(f, c) f(c), f((c) + 1), f((c) + 2), f((c) + 3)
+#define TABLE16(f, c) TABLE4(f, c), TABLE4(f, (c) + 4), TABLE4(f, (c) + 8), TABLE4(f, (c) + 12)
+#define TABLE64(f, c)                                                                              \
+	TABLE16(f, c), TABLE16(f, (c) + 16), TABLE16(f, (c) + 32), TABLE16(f, (c) + 48)
+#define TABLE256(f) { TABLE64(f, 0), TABLE64(f, 64), TABLE64(f, 128), TABLE64(f, 192) }
+
+#define CLS(c) (SAFE_CH(c) ? TOK : REST_CH(c) ? QUO : 0)
+static const unsigned char cls[256] = TABLE256(CLS);
+
+/* 1 for octets a name cannot hold (one load per octet in the hot loop). */
+#define NOT_NAME(c) (!SAFE_CH(c))
+static const unsigned char not_name[256] = TABLE256(NOT_NAME);
+
+/* SDP octets that need attention: NUL, CR, LF (refused) and '}' (escaped). */
+#define SDP_SPECIAL(c) ((c) == 0 || (c) == '\r' || (c) == '\n' || (c) == '}')
+static const unsigned char sdp_special[256] = TABLE256(SDP_SPECIAL);
+
+/* ---------------------------------------------------------------- context */
+
+/*
+ * Embedded events can nest without end in the model (RegulatedNotify inside
+ * an embedded event); decoders stop far earlier (options.max_depth), so this
+ * only bounds our stack for hand-built models.
+ */
+#define EMBED_DEPTH_LIMIT 128u
+
+typedef struct enc {
+	text_writer w;
+	const kw_spelling *kw;
+	int compact;
+	long version;
+	int rc;           /* first error, sticky; later writes are harmless */
+	megaco_error *err;
+	unsigned depth;   /* embedded-descriptor nesting (the model allows cycles) */
+} enc;
+
+static void fail(enc *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(enc *e, int code, const char *fmt, ...)
+{
+	if (e->rc)
+		return;
+	char msg[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	e->rc = set_error(e->err, code, e->w.len, "%s", msg);
+}
+
+/* Returns 1 when the message's version has `what`, else records the mismatch. */
+static int need(enc *e, long v, const char *what)
+{
+	if (e->version >= v)
+		return 1;
+	fail(e, MEGACO_ERR_VERSION_MISMATCH, "%s needs H.248.1 version %ld; the message is version %ld",
+	     what, v, e->version);
+	return 0;
+}
+
+/* Braces the ABNF wants something inside of; the model can leave them empty. */
+static void nonempty(enc *e, int n, const char *what)
+{
+	if (!n)
+		fail(e, MEGACO_ERR_CONSTRAINT, "empty %s has no text form", what);
+}
+
+/* ------------------------------------------------------- layout primitives */
+
+static inline void kw(enc *e, int id) { tw_put(&e->w, e->kw[id].s, e->kw[id].n); }
+static inline void ch(enc *e, char c) { tw_putc(&e->w, (unsigned char)c); }
+static inline void num(enc *e, uint64_t v) { tw_u64(&e->w, v); }
+
+/*
+ * A number the module bounds (asn1c's BER decoder does not check ranges, so
+ * a model can hold what the text grammar cannot read back).
+ */
+static void num_max(enc *e, long long v, long long max, const char *what)
+{
+	if (v < 0 || v > max)
+		fail(e, MEGACO_ERR_CONSTRAINT, "%s %lld is outside 0..%lld", what, v, max);
+	else
+		tw_u64(&e->w, (uint64_t)v);
+}
+#define U16 65535LL
+#define U32 4294967295LL
+
+static inline void eq(enc *e)
+{
+	if (e->compact)
+		ch(e, '=');
+	else
+		TW_LIT(&e->w, " = ");
+}
+
+static inline void open_at(enc *e, char c, unsigned l)
+{
+	if (e->compact) {
+		ch(e, c);
+	} else {
+		char t[3] = { ' ', c, '\n' };
+		tw_put(&e->w, t, 3);
+		tw_tabs(&e->w, l + 1);
+	}
+}
+
+static inline void close_at(enc *e, char c, unsigned l)
+{
+	if (!e->compact) {
+		ch(e, '\n');
+		tw_tabs(&e->w, l);
+	}
+	ch(e, c);
+}
+
+static inline void lb(enc *e, unsigned l) { open_at(e, '{', l); }
+static inline void rb(enc *e, unsigned l) { close_at(e, '}', l); }
+static inline void lsb(enc *e, unsigned l) { open_at(e, '[', l); }
+static inline void rsb(enc *e, unsigned l) { close_at(e, ']', l); }
+
+/* Separator before an item at indentation l. */
+static inline void cm(enc *e, unsigned l)
+{
+	if (e->compact) {
+		ch(e, ',');
+	} else {
+		TW_LIT(&e->w, ",\n");
+		tw_tabs(&e->w, l);
+	}
+}
+
+/* The same brackets and comma without a line break (" { ", ", "). */
+static inline void inline_tok(enc *e, char c)
+{
+	if (e->compact) {
+		ch(e, c);
+	} else {
+		char t[3] = { ' ', c, ' ' };
+		tw_put(&e->w, t, 3);
+	}
+}
+static inline void cm0(enc *e)
+{
+	if (e->compact)
+		ch(e, ',');
+	else
+		TW_LIT(&e->w, ", ");
+}
+
+/* Writes the separator unless this is the first item of a list. */
+#define SEP(e, n, l)                                                                               \
+	do {                                                                                       \
+		if ((n)++)                                                                         \
+			cm((e), (l));                                                              \
+	} while (0)
+
+/* -------------------------------------------------------- names and values */
+
+/*
+ * A name (termination ID, pkg/item, parameter, digit map, package, profile):
+ * written as the model holds it. Anything outside SafeChar cannot be a text
+ * name, which is what a binary-form name that slipped through looks like.
+ */
+static void name(enc *e, const OCTET_STRING_t *s, const char *what)
+{
+	const uint8_t *p = s->buf;
+	int n = s->size;
+	if (!p || n <= 0) {
+		fail(e, MEGACO_ERR_UNKNOWN_NAME, "empty %s", what);
+		return;
+	}
+	unsigned bad = 0;
+	for (int i = 0; i < n; i++)
+		bad |= not_name[p[i]];
+	if (bad) {
+		int i = 0;
+		while (!not_name[p[i]])
+			i++;
+		fail(e, MEGACO_ERR_UNKNOWN_NAME,
+		     "%s has octet 0x%02X, not text form (names must be mapped first)", what, p[i]);
+		return;
+	}
+	tw_put(&e->w, p, (size_t)n);
+}
+
+static void quoted(enc *e, const uint8_t *p, size_t n, const char *what)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!cls[p[i]]) {
+			fail(e, MEGACO_ERR_CONSTRAINT, "%s has octet 0x%02X, which a quoted string cannot hold",
+			     what, p[i]);
+			return;
+		}
+	}
+	ch(e, '"');
+	tw_put(&e->w, p, n);
+	ch(e, '"');
+}
+
+/* VALUE: a plain token when every octet allows it, else a quoted string. */
+static void value(enc *e, const OCTET_STRING_t *v)
+{
+	const uint8_t *p = v->buf;
+	size_t n = v->size > 0 ? (size_t)v->size : 0;
+	size_t i = 0;
+	while (i < n && cls[p[i]] == TOK)
+		i++;
+	if (n && i == n)
+		tw_put(&e->w, p, n);
+	else
+		quoted(e, p, n, "value");
+}
+
+/* ------------------------------------------------------ addresses and IDs */
+
+static void port_opt(enc *e, const long *port)
+{
+	if (port) {
+		ch(e, ':');
+		num_max(e, *port, U16, "port number");
+	}
+}
+
+static void ip4(enc *e, const IP4Address_t *a)
+{
+	if (a->address.size != 4) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "IPv4 address of %d octets", a->address.size);
+		return;
+	}
+	char t[32]; /* 17 used */
+	size_t n = 0;
+	t[n++] = '[';
+	for (int i = 0; i < 4; i++) {
+		unsigned v = a->address.buf[i];
+		if (v >= 100)
+			t[n++] = (char)('0' + v / 100);
+		if (v >= 10)
+			t[n++] = (char)('0' + v / 10 % 10);
+		t[n++] = (char)('0' + v % 10);
+		t[n++] = i < 3 ? '.' : ']';
+	}
+	tw_put_small(&e->w, t, n);
+	port_opt(e, a->portNumber);
+}
+
+static void hex4(enc *e, unsigned v)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	int started = 0;
+	for (int shift = 12; shift >= 0; shift -= 4) {
+		unsigned d = (v >> shift) & 15;
+		if (d || started || shift == 0) {
+			ch(e, hex[d]);
+			started = 1;
+		}
+	}
+}
+
+/* RFC 5952 form: the longest run of two or more zero groups becomes "::". */
+static void ip6(enc *e, const IP6Address_t *a)
+{
+	if (a->address.size != 16) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "IPv6 address of %d octets", a->address.size);
+		return;
+	}
+	unsigned g[8];
+	for (int i = 0; i < 8; i++)
+		g[i] = (unsigned)a->address.buf[2 * i] << 8 | a->address.buf[2 * i + 1];
+	int best = -1, best_len = 1;
+	for (int i = 0; i < 8;) {
+		int j = i;
+		while (j < 8 && g[j] == 0)
+			j++;
+		if (j - i > best_len) {
+			best = i;
+			best_len = j - i;
+		}
+		i = j > i ? j : i + 1;
+	}
+	ch(e, '[');
+	for (int i = 0; i < 8; i++) {
+		if (i == best) {
+			TW_LIT(&e->w, "::");
+			i += best_len - 1;
+			continue;
+		}
+		if (i && i != best + best_len)
+			ch(e, ':');
+		hex4(e, g[i]);
+	}
+	ch(e, ']');
+	port_opt(e, a->portNumber);
+}
+
+static void domain(enc *e, const DomainName_t *d)
+{
+	ch(e, '<');
+	name(e, &d->name, "domain name");
+	ch(e, '>');
+	port_opt(e, d->portNumber);
+}
+
+static void mtp(enc *e, const OCTET_STRING_t *a)
+{
+	if (a->size < 2 || a->size > 4) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "MTP address of %d octets", a->size);
+		return;
+	}
+	kw(e, KW_MTP);
+	ch(e, '{');
+	for (int i = 0; i < a->size; i++)
+		tw_hex2(&e->w, a->buf[i]);
+	ch(e, '}');
+}
+
+static void mid(enc *e, const MId_t *m)
+{
+	switch (m->present) {
+	case MId_PR_ip4Address: ip4(e, &m->choice.ip4Address); break;
+	case MId_PR_ip6Address: ip6(e, &m->choice.ip6Address); break;
+	case MId_PR_domainName: domain(e, &m->choice.domainName); break;
+	case MId_PR_deviceName: name(e, &m->choice.deviceName, "device name"); break;
+	case MId_PR_mtpAddress: mtp(e, &m->choice.mtpAddress); break;
+	default: fail(e, MEGACO_ERR_CONSTRAINT, "mId has no alternative"); break;
+	}
+}
+
+static void context_id(enc *e, unsigned long id)
+{
+	if (id == 0)
+		ch(e, '-');
+	else if (id == 0xFFFFFFFEul)
+		ch(e, '$');
+	else if (id == 0xFFFFFFFFul)
+		ch(e, '*');
+	else
+		num_max(e, (long long)id, U32, "context ID");
+}
+
+static void request_id(enc *e, unsigned long id)
+{
+	if (id == 0xFFFFFFFFul)
+		ch(e, '*');
+	else
+		num_max(e, (long long)id, U32, "request ID");
+}
+
+static void tid(enc *e, const TerminationID_t *t)
+{
+	if (t->wildcard.list.count) {
+		fail(e, MEGACO_ERR_UNKNOWN_NAME,
+		     "termination ID in binary form (wildcard octets); map names to text first");
+		return;
+	}
+	name(e, &t->id, "termination ID");
+}
+
+/* termIDList: one ID bare, several in square brackets. */
+static void tid_list(enc *e, TerminationID_t *const *ids, int count, unsigned l)
+{
+	if (count <= 0) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "empty termination ID list");
+		return;
+	}
+	if (count == 1) {
+		tid(e, ids[0]);
+		return;
+	}
+	/* v1 and v2 text have room for one ID per command (RFC 3525, NOTE 2 of A.2). */
+	if (!need(e, 3, "termination ID list"))
+		return;
+	lsb(e, l);
+	for (int i = 0, n = 0; i < count; i++) {
+		SEP(e, n, l + 1);
+		tid(e, ids[i]);
+	}
+	rsb(e, l);
+}
+
+/* terminationIDList (Mux, context audit result): always in braces. */
+static void tid_braces(enc *e, TerminationID_t *const *ids, int count, unsigned l)
+{
+	nonempty(e, count, "termination ID list");
+	lb(e, l);
+	for (int i = 0, n = 0; i < count; i++) {
+		SEP(e, n, l); /* Erlang's separator stays at l; kept for identical output */
+		tid(e, ids[i]);
+	}
+	rb(e, l);
+}
+
+static void time_stamp(enc *e, const TimeNotation_t *t)
+{
+	for (int i = 0; i < t->date.size; i++)
+		if (t->date.buf[i] < '0' || t->date.buf[i] > '9')
+			goto bad;
+	for (int i = 0; i < t->time.size; i++)
+		if (t->time.buf[i] < '0' || t->time.buf[i] > '9')
+			goto bad;
+	if (t->date.size != 8 || t->time.size != 8)
+		goto bad;
+	tw_put(&e->w, t->date.buf, 8);
+	ch(e, 'T');
+	tw_put(&e->w, t->time.buf, 8);
+	return;
+bad:
+	fail(e, MEGACO_ERR_CONSTRAINT, "time stamp is not yyyymmdd and hhmmssss digits");
+}
+
+static void error_descriptor(enc *e, const ErrorDescriptor_t *d)
+{
+	kw(e, KW_ERROR);
+	eq(e);
+	num_max(e, d->errorCode, U16, "error code");
+	inline_tok(e, '{');
+	if (d->errorText)
+		quoted(e, d->errorText->buf, (size_t)d->errorText->size, "error text");
+	inline_tok(e, '}');
+}
+
+/* ------------------------------------------------------------- properties */
+
+/*
+ * parmValue of a property, event/signal parameter: "=v", ">v" "<v" "#v",
+ * " = [a:b]" range, sublist (AND) in square brackets, alternatives (OR) in
+ * braces. kind is the extraInfo alternative (1 relation, 2 range, 3 sublist;
+ * 0 absent), flag its value.
+ */
+static void parm_values(enc *e, OCTET_STRING_t *const *v, int count, int kind, long flag,
+                        unsigned l)
+{
+	if (count <= 0) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "property or parameter without a value");
+		return;
+	}
+	if (kind == 1) {
+		static const char rel[] = { '>', '<', '#' };
+		if (count != 1 || flag < 0 || flag > 2) {
+			fail(e, MEGACO_ERR_CONSTRAINT, "relation needs one value and >, < or #");
+			return;
+		}
+		ch(e, rel[flag]);
+		value(e, v[0]);
+		return;
+	}
+	if (kind == 2 && flag) {
+		if (count != 2) {
+			fail(e, MEGACO_ERR_CONSTRAINT, "range needs two values, has %d", count);
+			return;
+		}
+		eq(e);
+		inline_tok(e, '[');
+		value(e, v[0]);
+		ch(e, ':');
+		value(e, v[1]);
+		inline_tok(e, ']');
+		return;
+	}
+	if (kind == 3) {
+		eq(e);
+		if (flag)
+			lsb(e, l);
+		else
+			lb(e, l);
+		for (int i = 0, n = 0; i < count; i++) {
+			SEP(e, n, l + 1);
+			value(e, v[i]);
+		}
+		if (flag)
+			rsb(e, l);
+		else
+			rb(e, l);
+		return;
+	}
+	if (count != 1) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "%d values need extraInfo (sublist or range)", count);
+		return;
+	}
+	ch(e, '=');
+	value(e, v[0]);
+}
+
+static void property(enc *e, const PropertyParm_t *p, unsigned l)
+{
+	name(e, &p->name, "property name");
+	int kind = p->extraInfo ? (int)p->extraInfo->present : 0;
+	long flag = 0;
+	if (kind == PropertyParm__extraInfo_PR_relation)
+		flag = p->extraInfo->choice.relation;
+	else if (kind == PropertyParm__extraInfo_PR_range)
+		flag = p->extraInfo->choice.range;
+	else if (kind == PropertyParm__extraInfo_PR_sublist)
+		flag = p->extraInfo->choice.sublist;
+	parm_values(e, p->value.list.array, p->value.list.count, kind, flag, l);
+}
+
+static void event_parameter(enc *e, const EventParameter_t *p, unsigned l)
+{
+	name(e, &p->eventParameterName, "event parameter name");
+	int kind = p->extraInfo ? (int)p->extraInfo->present : 0;
+	long flag = 0;
+	if (kind == EventParameter__extraInfo_PR_relation)
+		flag = p->extraInfo->choice.relation;
+	else if (kind == EventParameter__extraInfo_PR_range)
+		flag = p->extraInfo->choice.range;
+	else if (kind == EventParameter__extraInfo_PR_sublist)
+		flag = p->extraInfo->choice.sublist;
+	/* dd/ce's digit string is quoted even when it is a plain token (as Erlang does). */
+	if (!kind && p->value.list.count == 1 && p->eventParameterName.size == 2 &&
+	    p->eventParameterName.buf[0] == 'd' && p->eventParameterName.buf[1] == 's') {
+		ch(e, '=');
+		const OCTET_STRING_t *v = p->value.list.array[0];
+		quoted(e, v->buf, v->size > 0 ? (size_t)v->size : 0, "digit string");
+		return;
+	}
+	parm_values(e, p->value.list.array, p->value.list.count, kind, flag, l);
+}
+
+static void sig_parameter(enc *e, const SigParameter_t *p, unsigned l)
+{
+	name(e, &p->sigParameterName, "signal parameter name");
+	int kind = p->extraInfo ? (int)p->extraInfo->present : 0;
+	long flag = 0;
+	if (kind == SigParameter__extraInfo_PR_relation)
+		flag = p->extraInfo->choice.relation;
+	else if (kind == SigParameter__extraInfo_PR_range)
+		flag = p->extraInfo->choice.range;
+	else if (kind == SigParameter__extraInfo_PR_sublist)
+		flag = p->extraInfo->choice.sublist;
+	parm_values(e, p->value.list.array, p->value.list.count, kind, flag, l);
+}
+
+static void on_off(enc *e, int kwid, int v)
+{
+	kw(e, kwid);
+	eq(e);
+	if (v)
+		TW_LIT(&e->w, "ON");
+	else
+		TW_LIT(&e->w, "OFF");
+}
+
+static void stream_eq(enc *e, long id)
+{
+	kw(e, KW_STREAM);
+	eq(e);
+	num_max(e, id, U16, "stream ID");
+}
+
+/* ------------------------------------------------------ media descriptors */
+
+/* Local/Remote: SDP lines, one group after the other, CRLF line ends. */
+static void sdp(enc *e, int kwid, const LocalRemoteDescriptor_t *d, unsigned l)
+{
+	kw(e, kwid);
+	if (e->compact)
+		ch(e, '{');
+	else
+		TW_LIT(&e->w, " { ");
+	if (d->propGrps.list.count)
+		ch(e, '\n');
+	for (int g = 0; g < d->propGrps.list.count; g++) {
+		const PropertyGroup_t *grp = d->propGrps.list.array[g];
+		for (int i = 0; i < grp->list.count; i++) {
+			const PropertyParm_t *p = grp->list.array[i];
+			if (g && !i && !(p->name.size == 1 && p->name.buf[0] == 'v')) {
+				fail(e, MEGACO_ERR_CONSTRAINT,
+				     "SDP session %d does not start with v= (sessions are split at v=)",
+				     g + 1);
+				return;
+			}
+			if (p->value.list.count != 1 || p->extraInfo) {
+				fail(e, MEGACO_ERR_CONSTRAINT, "SDP line needs exactly one plain value");
+				return;
+			}
+			/* A line that is not "x=..." has no name: the text parser keeps it whole. */
+			if (p->name.size > 0) {
+				name(e, &p->name, "SDP line type");
+				ch(e, '=');
+			}
+			const OCTET_STRING_t *v = p->value.list.array[0];
+			int start = 0;
+			for (int k = 0; k < v->size; k++) {
+				unsigned char c = v->buf[k];
+				if (!sdp_special[c])
+					continue;
+				if (c != '}') {
+					fail(e, MEGACO_ERR_CONSTRAINT, "SDP value holds octet 0x%02X", c);
+					return;
+				}
+				tw_put(&e->w, v->buf + start, (size_t)(k - start));
+				ch(e, '\\');
+				start = k;
+			}
+			tw_put(&e->w, v->buf + start, (size_t)(v->size - start));
+			TW_LIT(&e->w, "\r\n");
+		}
+	}
+	if (!e->compact) {
+		ch(e, '\n');
+		tw_tabs(&e->w, l);
+	}
+	ch(e, '}');
+}
+
+static const int stream_mode_kw[] = { KW_SENDONLY, KW_RECVONLY, KW_SENDRECV, KW_INACTIVE,
+	                              KW_LOOPBACK };
+
+static void stream_mode(enc *e, long m)
+{
+	kw(e, KW_MODE);
+	eq(e);
+	if (m < 0 || m > 4) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "stream mode %ld", m);
+		return;
+	}
+	kw(e, stream_mode_kw[m]);
+}
+
+static void local_control(enc *e, const LocalControlDescriptor_t *d, unsigned l)
+{
+	kw(e, KW_LOCAL_CONTROL);
+	lb(e, l);
+	int n = 0;
+	if (d->streamMode) {
+		SEP(e, n, l + 1);
+		stream_mode(e, *d->streamMode);
+	}
+	if (d->reserveGroup) {
+		SEP(e, n, l + 1);
+		on_off(e, KW_RESERVED_GROUP, *d->reserveGroup);
+	}
+	if (d->reserveValue) {
+		SEP(e, n, l + 1);
+		on_off(e, KW_RESERVED_VALUE, *d->reserveValue);
+	}
+	for (int i = 0; i < d->propertyParms.list.count; i++) {
+		SEP(e, n, l + 1);
+		property(e, d->propertyParms.list.array[i], l + 1);
+	}
+	rb(e, l);
+}
+
+static int local_control_empty(const LocalControlDescriptor_t *d)
+{
+	return !d->streamMode && !d->reserveGroup && !d->reserveValue &&
+	       !d->propertyParms.list.count;
+}
+
+static void statistics(enc *e, const StatisticsDescriptor_t *d, unsigned l);
+
+/* The items of a StreamParms, as members of the enclosing list. */
+static void stream_parms(enc *e, const StreamParms_t *p, int *n, unsigned l)
+{
+	if (p->localControlDescriptor && !local_control_empty(p->localControlDescriptor)) {
+		SEP(e, *n, l);
+		local_control(e, p->localControlDescriptor, l);
+	}
+	if (p->localDescriptor) {
+		SEP(e, *n, l);
+		sdp(e, KW_LOCAL, p->localDescriptor, l);
+	}
+	if (p->remoteDescriptor) {
+		SEP(e, *n, l);
+		sdp(e, KW_REMOTE, p->remoteDescriptor, l);
+	}
+	if (p->statisticsDescriptor && need(e, 3, "Statistics in a stream")) {
+		SEP(e, *n, l);
+		statistics(e, p->statisticsDescriptor, l);
+	}
+}
+
+static void termination_state(enc *e, const TerminationStateDescriptor_t *d, unsigned l)
+{
+	static const int svc[] = { KW_TEST, KW_OUT_OF_SVC, KW_IN_SVC };
+	kw(e, KW_TERMINATION_STATE);
+	lb(e, l);
+	int n = 0;
+	for (int i = 0; i < d->propertyParms.list.count; i++) {
+		SEP(e, n, l + 1);
+		property(e, d->propertyParms.list.array[i], l + 1);
+	}
+	if (d->eventBufferControl) {
+		SEP(e, n, l + 1);
+		kw(e, KW_BUFFER);
+		eq(e);
+		if (*d->eventBufferControl == EventBufferControl_lockStep)
+			kw(e, KW_LOCK_STEP);
+		else
+			TW_LIT(&e->w, "OFF");
+	}
+	if (d->serviceState) {
+		SEP(e, n, l + 1);
+		kw(e, KW_SERVICE_STATES);
+		eq(e);
+		long s = *d->serviceState;
+		if (s >= 0 && s <= 2)
+			kw(e, svc[s]);
+		else
+			fail(e, MEGACO_ERR_CONSTRAINT, "service state %ld", s);
+	}
+	nonempty(e, n, "TerminationState descriptor");
+	rb(e, l);
+}
+
+static void media(enc *e, const MediaDescriptor_t *d, unsigned l)
+{
+	kw(e, KW_MEDIA);
+	lb(e, l);
+	int n = 0;
+	if (d->termStateDescr) {
+		SEP(e, n, l + 1);
+		termination_state(e, d->termStateDescr, l + 1);
+	}
+	if (d->streams && d->streams->present == MediaDescriptor__streams_PR_oneStream) {
+		stream_parms(e, &d->streams->choice.oneStream, &n, l + 1);
+	} else if (d->streams && d->streams->present == MediaDescriptor__streams_PR_multiStream) {
+		for (int i = 0; i < d->streams->choice.multiStream.list.count; i++) {
+			const StreamDescriptor_t *s = d->streams->choice.multiStream.list.array[i];
+			SEP(e, n, l + 1);
+			stream_eq(e, s->streamID);
+			lb(e, l + 1);
+			int m = 0;
+			stream_parms(e, &s->streamParms, &m, l + 2);
+			nonempty(e, m, "Stream descriptor");
+			rb(e, l + 1);
+		}
+	}
+	nonempty(e, n, "Media descriptor");
+	rb(e, l);
+}
+
+static void modem(enc *e, const ModemDescriptor_t *d, unsigned l)
+{
+	static const int types[] = { KW_V18, KW_V22, KW_V22BIS, KW_V32, KW_V32BIS,
+		                     KW_V34,  KW_V90, KW_V91,    KW_SYNCH_ISDN };
+	if (d->nonStandardData) {
+		fail(e, MEGACO_ERR_UNSUPPORTED, "nonStandardData has no text encoding");
+		return;
+	}
+	int count = d->mtl.list.count;
+	if (count <= 0) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "Modem descriptor without a modem type");
+		return;
+	}
+	kw(e, KW_MODEM);
+	if (count == 1)
+		eq(e);
+	else
+		inline_tok(e, '[');
+	for (int i = 0; i < count; i++) {
+		long t = *d->mtl.list.array[i];
+		if (i)
+			cm0(e);
+		if (t < 0 || t > 8) {
+			fail(e, MEGACO_ERR_CONSTRAINT, "modem type %ld", t);
+			return;
+		}
+		kw(e, types[t]);
+	}
+	if (count > 1)
+		inline_tok(e, ']');
+	if (d->mpl.list.count) {
+		lb(e, l);
+		for (int i = 0, n = 0; i < d->mpl.list.count; i++) {
+			SEP(e, n, l + 1);
+			property(e, d->mpl.list.array[i], l + 1);
+		}
+		rb(e, l);
+	}
+}
+
+static void mux(enc *e, const MuxDescriptor_t *d, unsigned l)
+{
+	static const int types[] = { KW_H221, KW_H223, KW_H226, KW_V76, KW_NX64K };
+	if (d->nonStandardData) {
+		fail(e, MEGACO_ERR_UNSUPPORTED, "nonStandardData has no text encoding");
+		return;
+	}
+	kw(e, KW_MUX);
+	eq(e);
+	if (d->muxType < 0 || d->muxType > 4) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "mux type %ld", d->muxType);
+		return;
+	}
+	if (d->muxType == MuxType_nx64k)
+		need(e, 2, "Nx64Kservice");
+	kw(e, types[d->muxType]);
+	tid_braces(e, d->termList.list.array, d->termList.list.count, l);
+}
+
+/* ---------------------------------------------------- events and signals */
+
+static void signals(enc *e, const SignalsDescriptor_t *d, unsigned l);
+static void second_events(enc *e, const SecondEventsDescriptor_t *d, unsigned l);
+
+static void digit_map_value(enc *e, const DigitMapValue_t *v, unsigned l)
+{
+	const long *timers[] = { v->startTimer, v->shortTimer, v->longTimer, v->durationTimer };
+	static const char letter[] = { 'T', 'S', 'L', 'Z' };
+	for (int i = 0; i < 4; i++) {
+		if (!timers[i])
+			continue;
+		if (i == 3 && !need(e, 2, "digit map Z timer"))
+			return;
+		ch(e, letter[i]);
+		ch(e, ':');
+		num_max(e, *timers[i], 99, "digit map timer");
+		cm(e, l);
+	}
+	nonempty(e, v->digitMapBody.size > 0, "digit map body");
+	/* The body goes out as the model holds it; braces would end it early. */
+	for (int i = 0; i < v->digitMapBody.size; i++) {
+		uint8_t c = v->digitMapBody.buf[i];
+		if (c == '{' || c == '}' || c == '"' || (c < 0x20 && c != '\t' && c != '\r' && c != '\n')) {
+			fail(e, MEGACO_ERR_CONSTRAINT, "digit map body has octet 0x%02X", c);
+			return;
+		}
+	}
+	tw_put(&e->w, v->digitMapBody.buf, (size_t)v->digitMapBody.size);
+}
+
+static void event_dm(enc *e, const EventDM_t *d, unsigned l)
+{
+	kw(e, KW_DIGIT_MAP);
+	eq(e);
+	if (d->present == EventDM_PR_digitMapName) {
+		name(e, &d->choice.digitMapName, "digit map name");
+	} else {
+		lb(e, l);
+		digit_map_value(e, &d->choice.digitMapValue, l + 1);
+		rb(e, l);
+	}
+}
+
+static void notify_behaviour(enc *e, const NotifyBehaviour_t *b, unsigned l);
+
+/* Embed { Signals {...}, Events = n {...} } of a first-level event. */
+static void embed(enc *e, const SecondEventsDescriptor_t *se, const SignalsDescriptor_t *sd,
+                  unsigned l)
+{
+	kw(e, KW_EMBED);
+	lb(e, l);
+	if (sd) {
+		signals(e, sd, l + 1);
+		if (se)
+			cm(e, l + 1);
+	}
+	if (se)
+		second_events(e, se, l + 1);
+	rb(e, l);
+}
+
+/* The keepActive .. resetEventsDescriptor items shared by both event levels. */
+static void event_actions(enc *e, const BOOLEAN_t *ka, const EventDM_t *dm,
+                          const SecondEventsDescriptor_t *se, const SignalsDescriptor_t *sd,
+                          const NotifyBehaviour_t *nb, const NULL_t *rse, int *n, unsigned l)
+{
+	if (ka && *ka) {
+		SEP(e, *n, l);
+		kw(e, KW_KEEP_ACTIVE);
+	}
+	if (dm) {
+		SEP(e, *n, l);
+		event_dm(e, dm, l);
+	}
+	if (se || sd) {
+		SEP(e, *n, l);
+		embed(e, se, sd, l);
+	}
+	if (nb && need(e, 3, "notification behaviour")) {
+		SEP(e, *n, l);
+		notify_behaviour(e, nb, l);
+	}
+	if (rse && need(e, 3, "ResetEventsDescriptor")) {
+		SEP(e, *n, l);
+		kw(e, KW_RESET_EVENTS_DESCRIPTOR);
+	}
+}
+
+static void requested_event(enc *e, const RequestedEvent_t *ev, unsigned l)
+{
+	name(e, &ev->pkgdName, "event name");
+	const RequestedActions_t *a = ev->eventAction;
+	int any = ev->streamID || ev->evParList.list.count ||
+	          (a && ((a->keepActive && *a->keepActive) || a->eventDM || a->secondEvent ||
+	                 a->signalsDescriptor || a->notifyBehaviour || a->resetEventsDescriptor));
+	if (!any)
+		return;
+	lb(e, l);
+	int n = 0;
+	if (ev->streamID) {
+		SEP(e, n, l + 1);
+		stream_eq(e, *ev->streamID);
+	}
+	for (int i = 0; i < ev->evParList.list.count; i++) {
+		SEP(e, n, l + 1);
+		event_parameter(e, ev->evParList.list.array[i], l + 1);
+	}
+	if (a)
+		event_actions(e, a->keepActive, a->eventDM, a->secondEvent, a->signalsDescriptor,
+		              a->notifyBehaviour, a->resetEventsDescriptor, &n, l + 1);
+	rb(e, l);
+}
+
+static void second_requested_event(enc *e, const SecondRequestedEvent_t *ev, unsigned l)
+{
+	name(e, &ev->pkgdName, "event name");
+	const SecondRequestedActions_t *a = ev->eventAction;
+	int any = ev->streamID || ev->evParList.list.count ||
+	          (a && ((a->keepActive && *a->keepActive) || a->eventDM || a->signalsDescriptor ||
+	                 a->notifyBehaviour || a->resetEventsDescriptor));
+	if (!any)
+		return;
+	lb(e, l);
+	int n = 0;
+	if (ev->streamID) {
+		SEP(e, n, l + 1);
+		stream_eq(e, *ev->streamID);
+	}
+	for (int i = 0; i < ev->evParList.list.count; i++) {
+		SEP(e, n, l + 1);
+		event_parameter(e, ev->evParList.list.array[i], l + 1);
+	}
+	if (a)
+		event_actions(e, a->keepActive, a->eventDM, NULL, a->signalsDescriptor,
+		              a->notifyBehaviour, a->resetEventsDescriptor, &n, l + 1);
+	rb(e, l);
+}
+
+/* Events [= id { ... }]: a descriptor without events is the bare keyword. */
+static void events_list(enc *e, const RequestID_t *rid, int count, unsigned l, int second,
+                        void *const *array)
+{
+	kw(e, KW_EVENTS);
+	if (!count)
+		return;
+	if (!rid) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "Events descriptor with events but no request ID");
+		return;
+	}
+	eq(e);
+	request_id(e, *rid);
+	lb(e, l);
+	for (int i = 0, n = 0; i < count; i++) {
+		SEP(e, n, l + 1);
+		if (second)
+			second_requested_event(e, array[i], l + 1);
+		else
+			requested_event(e, array[i], l + 1);
+	}
+	rb(e, l);
+}
+
+static void events(enc *e, const EventsDescriptor_t *d, unsigned l)
+{
+	events_list(e, d->requestID, d->eventList.list.count, l, 0,
+	            (void *const *)d->eventList.list.array);
+}
+
+static void second_events(enc *e, const SecondEventsDescriptor_t *d, unsigned l)
+{
+	if (++e->depth > EMBED_DEPTH_LIMIT) {
+		fail(e, MEGACO_ERR_TOO_DEEP, "embedded events nested too deeply");
+		return;
+	}
+	events_list(e, d->requestID, d->eventList.list.count, l, 1,
+	            (void *const *)d->eventList.list.array);
+	e->depth--;
+}
+
+static void notify_behaviour(enc *e, const NotifyBehaviour_t *b, unsigned l)
+{
+	switch (b->present) {
+	case NotifyBehaviour_PR_notifyImmediate: kw(e, KW_NOTIFY_IMMEDIATE); break;
+	case NotifyBehaviour_PR_neverNotify: kw(e, KW_NEVER_NOTIFY); break;
+	case NotifyBehaviour_PR_notifyRegulated: {
+		const RegulatedEmbeddedDescriptor_t *r = b->choice.notifyRegulated;
+		kw(e, KW_NOTIFY_REGULATED);
+		if (r && (r->secondEvent || r->signalsDescriptor)) {
+			lb(e, l);
+			embed(e, r->secondEvent, r->signalsDescriptor, l + 1);
+			rb(e, l);
+		}
+		break;
+	}
+	default: fail(e, MEGACO_ERR_CONSTRAINT, "notification behaviour has no alternative"); break;
+	}
+}
+
+static void event_spec(enc *e, const EventSpec_t *s, unsigned l)
+{
+	name(e, &s->eventName, "event name");
+	if (!s->streamID && !s->eventParList.list.count)
+		return;
+	lb(e, l);
+	int n = 0;
+	if (s->streamID) {
+		SEP(e, n, l + 1);
+		stream_eq(e, *s->streamID);
+	}
+	for (int i = 0; i < s->eventParList.list.count; i++) {
+		SEP(e, n, l + 1);
+		event_parameter(e, s->eventParList.list.array[i], l + 1);
+	}
+	rb(e, l);
+}
+
+static void event_buffer(enc *e, const EventBufferDescriptor_t *d, unsigned l)
+{
+	kw(e, KW_EVENT_BUFFER);
+	if (!d->list.count)
+		return;
+	lb(e, l);
+	for (int i = 0, n = 0; i < d->list.count; i++) {
+		SEP(e, n, l + 1);
+		event_spec(e, d->list.array[i], l + 1);
+	}
+	rb(e, l);
+}
+
+static int bit(const BIT_STRING_t *b, int i)
+{
+	return b && i / 8 < b->size && (b->buf[i / 8] & (0x80 >> (i % 8)));
+}
+
+static void signal(enc *e, const Signal_t *s, unsigned l)
+{
+	static const int sig_type[] = { KW_BRIEF, KW_ON_OFF, KW_TIME_OUT };
+	static const int reasons[] = { KW_TIME_OUT, KW_INTERRUPT_BY_EVENT,
+		                       KW_INTERRUPT_BY_NEW_SIGNALS_DESCR, KW_OTHER_REASON,
+		                       KW_ITERATION };
+	name(e, &s->signalName, "signal name");
+	int nc = 0;
+	for (int i = 0; i < 5; i++)
+		nc |= bit(s->notifyCompletion, i);
+	if (!s->streamID && !s->sigType && !s->duration && !nc && !(s->keepActive && *s->keepActive) &&
+	    !s->sigParList.list.count && !s->direction && !s->requestID && !s->intersigDelay)
+		return;
+	lb(e, l);
+	int n = 0;
+	if (s->streamID) {
+		SEP(e, n, l + 1);
+		stream_eq(e, *s->streamID);
+	}
+	if (s->sigType) {
+		SEP(e, n, l + 1);
+		kw(e, KW_SIGNAL_TYPE);
+		eq(e);
+		if (*s->sigType < 0 || *s->sigType > 2)
+			fail(e, MEGACO_ERR_CONSTRAINT, "signal type %ld", *s->sigType);
+		else
+			kw(e, sig_type[*s->sigType]);
+	}
+	if (s->duration) {
+		SEP(e, n, l + 1);
+		kw(e, KW_DURATION);
+		eq(e);
+		num_max(e, *s->duration, U16, "signal duration");
+	}
+	if (nc) {
+		SEP(e, n, l + 1);
+		kw(e, KW_NOTIFY_COMPLETION);
+		eq(e);
+		lb(e, l + 1);
+		for (int i = 0, m = 0; i < 5; i++) {
+			if (!bit(s->notifyCompletion, i))
+				continue;
+			if (i == 4 && !need(e, 3, "NotifyCompletion Iteration"))
+				break;
+			SEP(e, m, l + 2);
+			kw(e, reasons[i]);
+		}
+		rb(e, l + 1);
+	}
+	if (s->keepActive && *s->keepActive) {
+		SEP(e, n, l + 1);
+		kw(e, KW_KEEP_ACTIVE);
+	}
+	for (int i = 0; i < s->sigParList.list.count; i++) {
+		SEP(e, n, l + 1);
+		sig_parameter(e, s->sigParList.list.array[i], l + 1);
+	}
+	if (s->direction && need(e, 3, "signal direction")) {
+		SEP(e, n, l + 1);
+		kw(e, KW_DIRECTION);
+		eq(e);
+		long d = *s->direction;
+		if (d == SignalDirection_internal)
+			kw(e, KW_INTERNAL);
+		else if (d == SignalDirection_external)
+			kw(e, KW_EXTERNAL);
+		else if (d == SignalDirection_both)
+			kw(e, KW_BOTH);
+		else
+			fail(e, MEGACO_ERR_CONSTRAINT, "signal direction %ld", d);
+	}
+	if (s->requestID && need(e, 3, "signal request ID")) {
+		SEP(e, n, l + 1);
+		kw(e, KW_REQUEST_ID);
+		eq(e);
+		request_id(e, *s->requestID);
+	}
+	if (s->intersigDelay && need(e, 3, "Intersignal delay")) {
+		SEP(e, n, l + 1);
+		kw(e, KW_INTSIG_DELAY);
+		eq(e);
+		num_max(e, *s->intersigDelay, U16, "intersignal delay");
+	}
+	rb(e, l);
+}
+
+static void signals(enc *e, const SignalsDescriptor_t *d, unsigned l)
+{
+	kw(e, KW_SIGNALS);
+	if (!d->list.count)
+		return;
+	lb(e, l);
+	for (int i = 0, n = 0; i < d->list.count; i++) {
+		const SignalRequest_t *r = d->list.array[i];
+		SEP(e, n, l + 1);
+		if (r->present == SignalRequest_PR_signal) {
+			signal(e, &r->choice.signal, l + 1);
+		} else if (r->present == SignalRequest_PR_seqSigList) {
+			const SeqSigList_t *q = &r->choice.seqSigList;
+			kw(e, KW_SIGNAL_LIST);
+			eq(e);
+			num_max(e, q->id, U16, "signal list ID");
+			lb(e, l + 1);
+			nonempty(e, q->signalList.list.count, "SignalList");
+			for (int k = 0, m = 0; k < q->signalList.list.count; k++) {
+				SEP(e, m, l + 2);
+				signal(e, q->signalList.list.array[k], l + 2);
+			}
+			rb(e, l + 1);
+		} else {
+			fail(e, MEGACO_ERR_CONSTRAINT, "signal request has no alternative");
+		}
+	}
+	rb(e, l);
+}
+
+static void observed_events(enc *e, const ObservedEventsDescriptor_t *d, unsigned l)
+{
+	kw(e, KW_OBSERVED_EVENTS);
+	eq(e);
+	request_id(e, d->requestId);
+	nonempty(e, d->observedEventLst.list.count, "ObservedEvents descriptor");
+	lb(e, l);
+	for (int i = 0, n = 0; i < d->observedEventLst.list.count; i++) {
+		const ObservedEvent_t *ev = d->observedEventLst.list.array[i];
+		SEP(e, n, l + 1);
+		if (ev->timeNotation) {
+			time_stamp(e, ev->timeNotation);
+			ch(e, ':');
+		}
+		name(e, &ev->eventName, "event name");
+		if (ev->streamID || ev->eventParList.list.count) {
+			lb(e, l + 1);
+			int m = 0;
+			if (ev->streamID) {
+				SEP(e, m, l + 2);
+				stream_eq(e, *ev->streamID);
+			}
+			for (int k = 0; k < ev->eventParList.list.count; k++) {
+				SEP(e, m, l + 2);
+				event_parameter(e, ev->eventParList.list.array[k], l + 2);
+			}
+			rb(e, l + 1);
+		}
+	}
+	rb(e, l);
+}
+
+/* ------------------------------------------ digit maps, statistics, packages */
+
+static void digit_map(enc *e, const DigitMapDescriptor_t *d, unsigned l)
+{
+	kw(e, KW_DIGIT_MAP);
+	if (!d->digitMapName && !d->digitMapValue)
+		return;
+	eq(e);
+	if (d->digitMapName)
+		name(e, d->digitMapName, "digit map name");
+	if (d->digitMapValue) {
+		lb(e, l);
+		digit_map_value(e, d->digitMapValue, l + 1);
+		rb(e, l);
+	}
+}
+
+static void statistics(enc *e, const StatisticsDescriptor_t *d, unsigned l)
+{
+	kw(e, KW_STATS);
+	if (!d->list.count)
+		return;
+	lb(e, l);
+	for (int i = 0, n = 0; i < d->list.count; i++) {
+		const StatisticsParameter_t *p = d->list.array[i];
+		SEP(e, n, l + 1);
+		name(e, &p->statName, "statistic name");
+		if (!p->statValue || !p->statValue->list.count)
+			continue;
+		eq(e);
+		if (p->statValue->list.count == 1) {
+			value(e, p->statValue->list.array[0]);
+		} else {
+			inline_tok(e, '[');
+			for (int k = 0; k < p->statValue->list.count; k++) {
+				if (k)
+					cm0(e);
+				value(e, p->statValue->list.array[k]);
+			}
+			inline_tok(e, ']');
+		}
+	}
+	rb(e, l);
+}
+
+static void package_item(enc *e, const Name_t *pkg, long version)
+{
+	name(e, pkg, "package name");
+	ch(e, '-');
+	num_max(e, version, 99, "package version");
+}
+
+static void packages(enc *e, const PackagesDescriptor_t *d, unsigned l)
+{
+	kw(e, KW_PACKAGES);
+	nonempty(e, d->list.count, "Packages descriptor");
+	lb(e, l);
+	for (int i = 0, n = 0; i < d->list.count; i++) {
+		SEP(e, n, l + 1);
+		package_item(e, &d->list.array[i]->packageName, d->list.array[i]->packageVersion);
+	}
+	rb(e, l);
+}
+
+/* ------------------------------------------------------ individual audit */
+
+static void ind_aud_property(enc *e, const IndAudPropertyParm_t *p, int *n, unsigned l)
+{
+	SEP(e, *n, l);
+	name(e, &p->name, "property name");
+	if (p->propertyParms && need(e, 3, "audit selection by property value")) {
+		SEP(e, *n, l);
+		property(e, p->propertyParms, l);
+	}
+}
+
+static void ind_aud_sdp(enc *e, int kwid, const IndAudLocalRemoteDescriptor_t *d, unsigned l)
+{
+	if (d->propGroupID) {
+		fail(e, MEGACO_ERR_UNSUPPORTED, "an audited property group ID has no text form");
+		return;
+	}
+	kw(e, kwid);
+	if (e->compact)
+		ch(e, '{');
+	else
+		TW_LIT(&e->w, " { ");
+	if (d->propGrps.list.count)
+		ch(e, '\n');
+	for (int i = 0; i < d->propGrps.list.count; i++) {
+		const IndAudPropertyParm_t *p = d->propGrps.list.array[i];
+		name(e, &p->name, "SDP line type");
+		ch(e, '=');
+		if (p->propertyParms && p->propertyParms->value.list.count == 1) {
+			const OCTET_STRING_t *v = p->propertyParms->value.list.array[0];
+			for (int k = 0; k < v->size; k++) {
+				if (v->buf[k] == '}')
+					ch(e, '\\');
+				ch(e, (char)v->buf[k]);
+			}
+		}
+		TW_LIT(&e->w, "\r\n");
+	}
+	if (!e->compact) {
+		ch(e, '\n');
+		tw_tabs(&e->w, l);
+	}
+	ch(e, '}');
+}
+
+static void ind_aud_statistics(enc *e, const IndAudStatisticsDescriptor_t *d, unsigned l)
+{
+	kw(e, KW_STATS);
+	lb(e, l);
+	name(e, &d->statName, "statistic name");
+	rb(e, l);
+}
+
+static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l)
+{
+	int n = 0;
+	if (p->localControlDescriptor) {
+		const IndAudLocalControlDescriptor_t *c = p->localControlDescriptor;
+		SEP(e, n, l);
+		kw(e, KW_LOCAL_CONTROL);
+		lb(e, l);
+		int m = 0;
+		if (c->streamMode) {
+			SEP(e, m, l + 1);
+			kw(e, KW_MODE);
+		}
+		if (c->reserveValue) {
+			SEP(e, m, l + 1);
+			kw(e, KW_RESERVED_VALUE);
+		}
+		if (c->reserveGroup) {
+			SEP(e, m, l + 1);
+			kw(e, KW_RESERVED_GROUP);
+		}
+		if (c->propertyParms)
+			for (int i = 0; i < c->propertyParms->list.count; i++)
+				ind_aud_property(e, c->propertyParms->list.array[i], &m, l + 1);
+		if (c->streamModeSel && need(e, 3, "audit selection by stream mode")) {
+			SEP(e, m, l + 1);
+			stream_mode(e, *c->streamModeSel);
+		}
+		nonempty(e, m, "audited LocalControl descriptor");
+		rb(e, l);
+	}
+	if (p->localDescriptor) {
+		SEP(e, n, l);
+		ind_aud_sdp(e, KW_LOCAL, p->localDescriptor, l);
+	}
+	if (p->remoteDescriptor) {
+		SEP(e, n, l);
+		ind_aud_sdp(e, KW_REMOTE, p->remoteDescriptor, l);
+	}
+	if (p->statisticsDescriptor && need(e, 3, "Statistics audit in a stream")) {
+		SEP(e, n, l);
+		ind_aud_statistics(e, p->statisticsDescriptor, l);
+	}
+	return n;
+}
+
+static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescriptor_t *d,
+                                      unsigned l)
+{
+	static const int svc[] = { KW_TEST, KW_OUT_OF_SVC, KW_IN_SVC };
+	kw(e, KW_TERMINATION_STATE);
+	lb(e, l);
+	int n = 0;
+	for (int i = 0; i < d->propertyParms.list.count; i++)
+		ind_aud_property(e, d->propertyParms.list.array[i], &n, l + 1);
+	if (d->eventBufferControl) {
+		SEP(e, n, l + 1);
+		kw(e, KW_BUFFER);
+	}
+	if (d->serviceState) {
+		SEP(e, n, l + 1);
+		kw(e, KW_SERVICE_STATES);
+	}
+	if (d->serviceStateSel && need(e, 3, "audit selection by service state")) {
+		long s = *d->serviceStateSel;
+		SEP(e, n, l + 1);
+		kw(e, KW_SERVICE_STATES);
+		eq(e);
+		if (s >= 0 && s <= 2)
+			kw(e, svc[s]);
+		else
+			fail(e, MEGACO_ERR_CONSTRAINT, "service state %ld", s);
+	}
+	nonempty(e, n, "audited TerminationState descriptor");
+	rb(e, l);
+}
+
+static void ind_aud_signal(enc *e, const IndAudSignal_t *s, unsigned l)
+{
+	name(e, &s->signalName, "signal name");
+	if (!s->streamID && !s->signalRequestID)
+		return;
+	lb(e, l);
+	int n = 0;
+	if (s->streamID) {
+		SEP(e, n, l + 1);
+		stream_eq(e, *s->streamID);
+	}
+	if (s->signalRequestID && need(e, 3, "signal request ID")) {
+		SEP(e, n, l + 1);
+		kw(e, KW_REQUEST_ID);
+		eq(e);
+		request_id(e, *s->signalRequestID);
+	}
+	rb(e, l);
+}
+
+static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l)
+{
+	switch (p->present) {
+	case IndAuditParameter_PR_indAudMediaDescriptor: {
+		const IndAudMediaDescriptor_t *d = &p->choice.indAudMediaDescriptor;
+		kw(e, KW_MEDIA);
+		lb(e, l);
+		if (d->termStateDescr) {
+			ind_aud_termination_state(e, d->termStateDescr, l + 1);
+			if (d->streams)
+				cm(e, l); /* Erlang's break here is at the descriptor's level */
+		}
+		/*
+		 * Erlang's printer puts audited stream contents two levels in, and
+		 * its v2 printer a Stream one level deeper than its v3 one does.
+		 */
+		nonempty(e, d->termStateDescr || d->streams, "audited Media descriptor");
+		if (d->streams && d->streams->present == IndAudMediaDescriptor__streams_PR_oneStream) {
+			nonempty(e, ind_aud_stream_parms(e, &d->streams->choice.oneStream, l + 2),
+			         "audited Media descriptor");
+		} else if (d->streams) {
+			unsigned sl = e->version == 2 ? l + 2 : l + 1;
+			for (int i = 0, n = 0; i < d->streams->choice.multiStream.list.count; i++) {
+				const IndAudStreamDescriptor_t *s =
+					d->streams->choice.multiStream.list.array[i];
+				SEP(e, n, sl);
+				stream_eq(e, s->streamID);
+				lb(e, sl);
+				nonempty(e, ind_aud_stream_parms(e, &s->streamParms, sl + 2),
+				         "audited Stream descriptor");
+				rb(e, sl);
+			}
+		}
+		rb(e, l);
+		break;
+	}
+	case IndAuditParameter_PR_indAudEventsDescriptor: {
+		const IndAudEventsDescriptor_t *d = &p->choice.indAudEventsDescriptor;
+		kw(e, KW_EVENTS);
+		if (d->requestID) {
+			eq(e);
+			request_id(e, *d->requestID);
+		}
+		if (d->streamID) {
+			fail(e, MEGACO_ERR_UNSUPPORTED, "an audited event's stream ID has no text form");
+			return;
+		}
+		lb(e, l);
+		name(e, &d->pkgdName, "event name");
+		rb(e, l);
+		break;
+	}
+	case IndAuditParameter_PR_indAudEventBufferDescriptor: {
+		const IndAudEventBufferDescriptor_t *d = &p->choice.indAudEventBufferDescriptor;
+		kw(e, KW_EVENT_BUFFER);
+		lb(e, l);
+		name(e, &d->eventName, "event name");
+		if (d->streamID) {
+			lb(e, l + 1);
+			stream_eq(e, *d->streamID);
+			rb(e, l + 1);
+		}
+		rb(e, l);
+		break;
+	}
+	case IndAuditParameter_PR_indAudSignalsDescriptor: {
+		const IndAudSignalsDescriptor_t *d = &p->choice.indAudSignalsDescriptor;
+		kw(e, KW_SIGNALS);
+		lb(e, l);
+		if (d->present == IndAudSignalsDescriptor_PR_signal) {
+			ind_aud_signal(e, &d->choice.signal, l + 1);
+		} else if (d->present == IndAudSignalsDescriptor_PR_seqSigList) {
+			kw(e, KW_SIGNAL_LIST);
+			eq(e);
+			num_max(e, d->choice.seqSigList.id, U16, "signal list ID");
+			if (d->choice.seqSigList.signalList) {
+				lb(e, l + 1);
+				ind_aud_signal(e, d->choice.seqSigList.signalList, l + 2);
+				rb(e, l + 1);
+			}
+		}
+		rb(e, l);
+		break;
+	}
+	case IndAuditParameter_PR_indAudDigitMapDescriptor:
+		kw(e, KW_DIGIT_MAP);
+		if (p->choice.indAudDigitMapDescriptor.digitMapName) {
+			eq(e);
+			name(e, p->choice.indAudDigitMapDescriptor.digitMapName, "digit map name");
+		}
+		break;
+	case IndAuditParameter_PR_indAudStatisticsDescriptor:
+		ind_aud_statistics(e, &p->choice.indAudStatisticsDescriptor, l);
+		break;
+	case IndAuditParameter_PR_indAudPackagesDescriptor:
+		kw(e, KW_PACKAGES);
+		lb(e, l);
+		package_item(e, &p->choice.indAudPackagesDescriptor.packageName,
+		             p->choice.indAudPackagesDescriptor.packageVersion);
+		rb(e, l);
+		break;
+	default: fail(e, MEGACO_ERR_CONSTRAINT, "audit parameter has no alternative"); break;
+	}
+}
+
+/* auditItem tokens in bit order: muxToken(0) .. eventBufferToken(9). */
+static const int audit_token_kw[10] = { KW_MUX,    KW_MODEM,           KW_MEDIA,   KW_EVENTS,
+	                                KW_SIGNALS, KW_DIGIT_MAP,       KW_STATS,   KW_OBSERVED_EVENTS,
+	                                KW_PACKAGES, KW_EVENT_BUFFER };
+
+static int audit_tokens(enc *e, const BIT_STRING_t *b, int *n, unsigned l)
+{
+	int any = 0;
+	for (int i = 0; i < 10; i++) {
+		if (bit(b, i)) {
+			SEP(e, *n, l);
+			kw(e, audit_token_kw[i]);
+			any = 1;
+		}
+	}
+	return any;
+}
+
+static int has_tokens(const BIT_STRING_t *b)
+{
+	for (int i = 0; i < 10; i++)
+		if (bit(b, i))
+			return 1;
+	return 0;
+}
+
+static void audit_descriptor(enc *e, const AuditDescriptor_t *d, unsigned l)
+{
+	int props = d->auditPropertyToken && d->auditPropertyToken->list.count;
+	kw(e, KW_AUDIT);
+	if (!has_tokens(d->auditToken) && !props) {
+		inline_tok(e, '{');
+		inline_tok(e, '}');
+		return;
+	}
+	lb(e, l);
+	int n = 0;
+	audit_tokens(e, d->auditToken, &n, l + 1);
+	if (props && need(e, 2, "individual audit descriptors")) {
+		for (int i = 0; i < d->auditPropertyToken->list.count; i++) {
+			if (n++)
+				cm(e, i ? l + 1 : l); /* Erlang's break before the first one is at l */
+			ind_audit_parameter(e, d->auditPropertyToken->list.array[i], l + 1);
+		}
+	}
+	rb(e, l);
+}
+
+/* ---------------------------------------------------------- service change */
+
+static void service_change_address(enc *e, const ServiceChangeAddress_t *a)
+{
+	kw(e, KW_SERVICE_CHANGE_ADDRESS);
+	eq(e);
+	switch (a->present) {
+	case ServiceChangeAddress_PR_portNumber:
+		num_max(e, a->choice.portNumber, U16, "port number");
+		break;
+	case ServiceChangeAddress_PR_ip4Address: ip4(e, &a->choice.ip4Address); break;
+	case ServiceChangeAddress_PR_ip6Address: ip6(e, &a->choice.ip6Address); break;
+	case ServiceChangeAddress_PR_domainName: domain(e, &a->choice.domainName); break;
+	case ServiceChangeAddress_PR_deviceName: name(e, &a->choice.deviceName, "device name"); break;
+	case ServiceChangeAddress_PR_mtpAddress: mtp(e, &a->choice.mtpAddress); break;
+	default: fail(e, MEGACO_ERR_CONSTRAINT, "service change address has no alternative"); break;
+	}
+}
+
+static void version_item(enc *e, long v)
+{
+	kw(e, KW_VERSION);
+	eq(e);
+	num_max(e, v, 99, "version");
+}
+
+static void profile(enc *e, const ServiceChangeProfile_t *p)
+{
+	kw(e, KW_PROFILE);
+	eq(e);
+	name(e, &p->profileName, "profile");
+}
+
+static void mgc_id(enc *e, const MId_t *m)
+{
+	kw(e, KW_MGC_ID);
+	eq(e);
+	mid(e, m);
+}
+
+static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l)
+{
+	static const int methods[] = { KW_FAILOVER, KW_FORCED,       KW_GRACEFUL,
+		                       KW_RESTART,  KW_DISCONNECTED, KW_HAND_OFF };
+	if (p->nonStandardData) {
+		fail(e, MEGACO_ERR_UNSUPPORTED, "nonStandardData has no text encoding");
+		return;
+	}
+	kw(e, KW_SERVICES);
+	lb(e, l);
+	int n = 0;
+	SEP(e, n, l + 1);
+	kw(e, KW_METHOD);
+	eq(e);
+	if (p->serviceChangeMethod < 0 || p->serviceChangeMethod > 5)
+		fail(e, MEGACO_ERR_CONSTRAINT, "service change method %ld", p->serviceChangeMethod);
+	else
+		kw(e, methods[p->serviceChangeMethod]);
+	if (p->serviceChangeAddress) {
+		SEP(e, n, l + 1);
+		service_change_address(e, p->serviceChangeAddress);
+	}
+	if (p->serviceChangeVersion) {
+		SEP(e, n, l + 1);
+		version_item(e, *p->serviceChangeVersion);
+	}
+	if (p->serviceChangeProfile) {
+		SEP(e, n, l + 1);
+		profile(e, p->serviceChangeProfile);
+	}
+	if (p->serviceChangeReason.list.count > 1) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "service change reason with %d values; text has one",
+		     p->serviceChangeReason.list.count);
+		return;
+	}
+	if (p->serviceChangeReason.list.count) {
+		/* The ABNF wants the reason quoted, always. */
+		const OCTET_STRING_t *r = p->serviceChangeReason.list.array[0];
+		SEP(e, n, l + 1);
+		kw(e, KW_REASON);
+		eq(e);
+		quoted(e, r->buf, r->size > 0 ? (size_t)r->size : 0, "service change reason");
+	}
+	if (p->serviceChangeDelay) {
+		SEP(e, n, l + 1);
+		kw(e, KW_DELAY);
+		eq(e);
+		num_max(e, (long long)*p->serviceChangeDelay, U32, "service change delay");
+	}
+	if (p->serviceChangeMgcId) {
+		SEP(e, n, l + 1);
+		mgc_id(e, p->serviceChangeMgcId);
+	}
+	if (p->timeStamp) {
+		SEP(e, n, l + 1);
+		time_stamp(e, p->timeStamp);
+	}
+	if (p->serviceChangeInfo && need(e, 2, "ServiceChange audit items")) {
+		/* serviceChangeParm carries auditItems inline, not an Audit descriptor. */
+		const AuditDescriptor_t *a = p->serviceChangeInfo;
+		audit_tokens(e, a->auditToken, &n, l + 1);
+		if (a->auditPropertyToken)
+			for (int i = 0; i < a->auditPropertyToken->list.count; i++) {
+				SEP(e, n, l + 1);
+				ind_audit_parameter(e, a->auditPropertyToken->list.array[i], l + 1);
+			}
+	}
+	if (p->serviceChangeIncompleteFlag && need(e, 3, "ServiceChangeInc")) {
+		SEP(e, n, l + 1);
+		kw(e, KW_SERVICE_CHANGE_INCOMPLETE);
+	}
+	rb(e, l);
+}
+
+static void service_change_result(enc *e, const ServiceChangeResult_t *r, unsigned l)
+{
+	if (r->present == ServiceChangeResult_PR_errorDescriptor) {
+		lb(e, l);
+		error_descriptor(e, &r->choice.errorDescriptor);
+		rb(e, l);
+		return;
+	}
+	if (r->present != ServiceChangeResult_PR_serviceChangeResParms) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "service change result has no alternative");
+		return;
+	}
+	const ServiceChangeResParm_t *p = &r->choice.serviceChangeResParms;
+	if (!p->serviceChangeAddress && !p->serviceChangeVersion && !p->serviceChangeProfile &&
+	    !p->serviceChangeMgcId && !p->timestamp)
+		return;
+	lb(e, l);
+	kw(e, KW_SERVICES);
+	lb(e, l + 1);
+	int n = 0;
+	if (p->serviceChangeAddress) {
+		SEP(e, n, l + 2);
+		service_change_address(e, p->serviceChangeAddress);
+	}
+	if (p->serviceChangeVersion) {
+		SEP(e, n, l + 2);
+		version_item(e, *p->serviceChangeVersion);
+	}
+	if (p->serviceChangeProfile) {
+		SEP(e, n, l + 2);
+		profile(e, p->serviceChangeProfile);
+	}
+	if (p->serviceChangeMgcId) {
+		SEP(e, n, l + 2);
+		mgc_id(e, p->serviceChangeMgcId);
+	}
+	if (p->timestamp) {
+		SEP(e, n, l + 2);
+		time_stamp(e, p->timestamp);
+	}
+	rb(e, l + 1);
+	rb(e, l);
+}
+
+/* ---------------------------------------------------------------- commands */
+
+static void amm_descriptor(enc *e, const AmmDescriptor_t *d, unsigned l)
+{
+	switch (d->present) {
+	case AmmDescriptor_PR_mediaDescriptor: media(e, &d->choice.mediaDescriptor, l); break;
+	case AmmDescriptor_PR_modemDescriptor: modem(e, &d->choice.modemDescriptor, l); break;
+	case AmmDescriptor_PR_muxDescriptor: mux(e, &d->choice.muxDescriptor, l); break;
+	case AmmDescriptor_PR_eventsDescriptor: events(e, &d->choice.eventsDescriptor, l); break;
+	case AmmDescriptor_PR_eventBufferDescriptor:
+		event_buffer(e, &d->choice.eventBufferDescriptor, l);
+		break;
+	case AmmDescriptor_PR_signalsDescriptor: signals(e, &d->choice.signalsDescriptor, l); break;
+	case AmmDescriptor_PR_digitMapDescriptor: digit_map(e, &d->choice.digitMapDescriptor, l); break;
+	case AmmDescriptor_PR_auditDescriptor: audit_descriptor(e, &d->choice.auditDescriptor, l); break;
+	case AmmDescriptor_PR_statisticsDescriptor:
+		if (need(e, 3, "Statistics in Add/Move/Modify"))
+			statistics(e, &d->choice.statisticsDescriptor, l);
+		break;
+	default: fail(e, MEGACO_ERR_CONSTRAINT, "descriptor has no alternative"); break;
+	}
+}
+
+static void audit_return_parameter(enc *e, const AuditReturnParameter_t *p, unsigned l)
+{
+	switch (p->present) {
+	case AuditReturnParameter_PR_errorDescriptor:
+		error_descriptor(e, &p->choice.errorDescriptor);
+		break;
+	case AuditReturnParameter_PR_mediaDescriptor: media(e, &p->choice.mediaDescriptor, l); break;
+	case AuditReturnParameter_PR_modemDescriptor: modem(e, &p->choice.modemDescriptor, l); break;
+	case AuditReturnParameter_PR_muxDescriptor: mux(e, &p->choice.muxDescriptor, l); break;
+	case AuditReturnParameter_PR_eventsDescriptor: events(e, &p->choice.eventsDescriptor, l); break;
+	case AuditReturnParameter_PR_eventBufferDescriptor:
+		event_buffer(e, &p->choice.eventBufferDescriptor, l);
+		break;
+	case AuditReturnParameter_PR_signalsDescriptor: signals(e, &p->choice.signalsDescriptor, l); break;
+	case AuditReturnParameter_PR_digitMapDescriptor:
+		digit_map(e, &p->choice.digitMapDescriptor, l);
+		break;
+	case AuditReturnParameter_PR_observedEventsDescriptor:
+		observed_events(e, &p->choice.observedEventsDescriptor, l);
+		break;
+	case AuditReturnParameter_PR_statisticsDescriptor:
+		statistics(e, &p->choice.statisticsDescriptor, l);
+		break;
+	case AuditReturnParameter_PR_packagesDescriptor:
+		packages(e, &p->choice.packagesDescriptor, l);
+		break;
+	default: fail(e, MEGACO_ERR_CONSTRAINT, "audit return parameter has no alternative"); break;
+	}
+}
+
+/* terminationAudit: " { ... }" unless nothing in it produces text. */
+static void termination_audit(enc *e, const TerminationAudit_t *a, unsigned l)
+{
+	int any = 0;
+	for (int i = 0; a && i < a->list.count && !any; i++) {
+		const AuditReturnParameter_t *p = a->list.array[i];
+		any = p->present != AuditReturnParameter_PR_emptyDescriptors ||
+		      has_tokens(p->choice.emptyDescriptors.auditToken);
+	}
+	if (!any)
+		return;
+	lb(e, l);
+	for (int i = 0, n = 0; i < a->list.count; i++) {
+		const AuditReturnParameter_t *p = a->list.array[i];
+		if (p->present == AuditReturnParameter_PR_emptyDescriptors) {
+			audit_tokens(e, p->choice.emptyDescriptors.auditToken, &n, l + 1);
+		} else {
+			SEP(e, n, l + 1);
+			audit_return_parameter(e, p, l + 1);
+		}
+	}
+	rb(e, l);
+}
+
+static void command(enc *e, const Command_t *c, unsigned l)
+{
+	switch (c->present) {
+	case Command_PR_addReq:
+	case Command_PR_moveReq:
+	case Command_PR_modReq: {
+		const AmmRequest_t *r = c->present == Command_PR_addReq    ? &c->choice.addReq
+		                        : c->present == Command_PR_moveReq ? &c->choice.moveReq
+		                                                           : &c->choice.modReq;
+		kw(e, c->present == Command_PR_addReq    ? KW_ADD
+		      : c->present == Command_PR_moveReq ? KW_MOVE
+		                                         : KW_MODIFY);
+		eq(e);
+		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
+		if (r->descriptors.list.count) {
+			lb(e, l);
+			for (int i = 0, n = 0; i < r->descriptors.list.count; i++) {
+				SEP(e, n, l + 1);
+				amm_descriptor(e, r->descriptors.list.array[i], l + 1);
+			}
+			rb(e, l);
+		}
+		break;
+	}
+	case Command_PR_subtractReq: {
+		const SubtractRequest_t *r = &c->choice.subtractReq;
+		kw(e, KW_SUBTRACT);
+		eq(e);
+		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
+		if (r->auditDescriptor) {
+			lb(e, l);
+			audit_descriptor(e, r->auditDescriptor, l + 1);
+			rb(e, l);
+		}
+		break;
+	}
+	case Command_PR_auditCapRequest:
+	case Command_PR_auditValueRequest: {
+		const AuditRequest_t *r = c->present == Command_PR_auditCapRequest
+		                                  ? &c->choice.auditCapRequest
+		                                  : &c->choice.auditValueRequest;
+		kw(e, c->present == Command_PR_auditCapRequest ? KW_AUDIT_CAP : KW_AUDIT_VALUE);
+		eq(e);
+		if (r->terminationIDList && need(e, 3, "audit of a termination ID list")) {
+			tid_list(e, r->terminationIDList->list.array, r->terminationIDList->list.count, l);
+		} else {
+			TerminationID_t *one = (TerminationID_t *)&r->terminationID;
+			tid_list(e, &one, 1, l);
+		}
+		lb(e, l);
+		audit_descriptor(e, &r->auditDescriptor, l + 1);
+		rb(e, l);
+		break;
+	}
+	case Command_PR_notifyReq: {
+		const NotifyRequest_t *r = &c->choice.notifyReq;
+		kw(e, KW_NOTIFY);
+		eq(e);
+		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
+		lb(e, l);
+		observed_events(e, &r->observedEventsDescriptor, l + 1);
+		if (r->errorDescriptor) {
+			cm0(e);
+			error_descriptor(e, r->errorDescriptor);
+		}
+		rb(e, l);
+		break;
+	}
+	case Command_PR_serviceChangeReq: {
+		const ServiceChangeRequest_t *r = &c->choice.serviceChangeReq;
+		kw(e, KW_SERVICE_CHANGE);
+		eq(e);
+		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
+		lb(e, l);
+		service_change_parm(e, &r->serviceChangeParms, l + 1);
+		rb(e, l);
+		break;
+	}
+	default: fail(e, MEGACO_ERR_CONSTRAINT, "command has no alternative"); break;
+	}
+}
+
+static void audit_reply(enc *e, int kwid, const AuditReply_t *r, unsigned l)
+{
+	kw(e, kwid);
+	eq(e);
+	switch (r->present) {
+	case AuditReply_PR_contextAuditResult:
+		kw(e, KW_CTX);
+		tid_braces(e, r->choice.contextAuditResult.list.array,
+		           r->choice.contextAuditResult.list.count, l);
+		break;
+	case AuditReply_PR_error:
+		kw(e, KW_CTX);
+		lb(e, l);
+		error_descriptor(e, &r->choice.error);
+		rb(e, l);
+		break;
+	case AuditReply_PR_auditResult: {
+		TerminationID_t *one = (TerminationID_t *)&r->choice.auditResult.terminationID;
+		tid_list(e, &one, 1, l);
+		termination_audit(e, &r->choice.auditResult.terminationAuditResult, l);
+		break;
+	}
+	case AuditReply_PR_auditResultTermList:
+		if (!need(e, 3, "audit reply for a termination ID list"))
+			break;
+		tid_list(e, r->choice.auditResultTermList.terminationIDList.list.array,
+		         r->choice.auditResultTermList.terminationIDList.list.count, l);
+		termination_audit(e, &r->choice.auditResultTermList.terminationAuditResult, l);
+		break;
+	default: fail(e, MEGACO_ERR_CONSTRAINT, "audit reply has no alternative"); break;
+	}
+}
+
+static void command_reply(enc *e, const CommandReply_t *c, unsigned l)
+{
+	switch (c->present) {
+	case CommandReply_PR_addReply:
+	case CommandReply_PR_moveReply:
+	case CommandReply_PR_modReply:
+	case CommandReply_PR_subtractReply: {
+		static const int kws[] = { KW_ADD, KW_MOVE, KW_MODIFY, KW_SUBTRACT };
+		const AmmsReply_t *r = c->present == CommandReply_PR_addReply    ? &c->choice.addReply
+		                       : c->present == CommandReply_PR_moveReply ? &c->choice.moveReply
+		                       : c->present == CommandReply_PR_modReply  ? &c->choice.modReply
+		                                                                 : &c->choice.subtractReply;
+		kw(e, kws[c->present - CommandReply_PR_addReply]);
+		eq(e);
+		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
+		termination_audit(e, r->terminationAudit, l);
+		break;
+	}
+	case CommandReply_PR_auditCapReply:
+		audit_reply(e, KW_AUDIT_CAP, &c->choice.auditCapReply, l);
+		break;
+	case CommandReply_PR_auditValueReply:
+		audit_reply(e, KW_AUDIT_VALUE, &c->choice.auditValueReply, l);
+		break;
+	case CommandReply_PR_notifyReply: {
+		const NotifyReply_t *r = &c->choice.notifyReply;
+		kw(e, KW_NOTIFY);
+		eq(e);
+		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
+		if (r->errorDescriptor) {
+			lb(e, l);
+			error_descriptor(e, r->errorDescriptor);
+			rb(e, l);
+		}
+		break;
+	}
+	case CommandReply_PR_serviceChangeReply: {
+		const ServiceChangeReply_t *r = &c->choice.serviceChangeReply;
+		kw(e, KW_SERVICE_CHANGE);
+		eq(e);
+		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
+		service_change_result(e, &r->serviceChangeResult, l);
+		break;
+	}
+	default: fail(e, MEGACO_ERR_CONSTRAINT, "command reply has no alternative"); break;
+	}
+}
+
+/* --------------------------------------------------------------- contexts */
+
+static void topology(enc *e, const struct ContextRequest__topologyReq *t, unsigned l)
+{
+	static const int dir[] = { KW_BOTHWAY, KW_ISOLATE, KW_ONEWAY };
+	static const int ext[] = { KW_ONEWAY_EXTERNAL, KW_ONEWAY_BOTH };
+	kw(e, KW_TOPOLOGY);
+	lb(e, l);
+	for (int i = 0, n = 0; i < t->list.count; i++) {
+		const TopologyRequest_t *r = t->list.array[i];
+		SEP(e, n, l + 1);
+		tid(e, &r->terminationFrom);
+		cm(e, l + 1);
+		tid(e, &r->terminationTo);
+		cm(e, l + 1);
+		if (r->topologyDirection < 0 || r->topologyDirection > 2) {
+			fail(e, MEGACO_ERR_CONSTRAINT, "topology direction %ld", r->topologyDirection);
+			return;
+		}
+		kw(e, dir[r->topologyDirection]);
+		if (r->streamID && need(e, 2, "stream in a topology triple")) {
+			cm(e, l + 1);
+			stream_eq(e, *r->streamID);
+		}
+		if (r->topologyDirectionExtension && need(e, 3, "OnewayExternal/OnewayBoth")) {
+			long x = *r->topologyDirectionExtension;
+			cm(e, l + 1);
+			if (x < 0 || x > 1)
+				fail(e, MEGACO_ERR_CONSTRAINT, "topology direction extension %ld", x);
+			else
+				kw(e, ext[x]);
+		}
+	}
+	rb(e, l);
+}
+
+/* contextProperty items of a request or reply, as members of the enclosing list. */
+static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned l)
+{
+	if (c->priority) {
+		SEP(e, *n, l);
+		kw(e, KW_PRIORITY);
+		eq(e);
+		num_max(e, *c->priority, 15, "priority");
+	}
+	if (c->emergency) {
+		if (*c->emergency) {
+			SEP(e, *n, l);
+			kw(e, KW_EMERGENCY);
+		} else if (need(e, 2, "EmergencyOff")) {
+			SEP(e, *n, l);
+			kw(e, KW_EMERGENCY_OFF);
+		}
+	}
+	if (c->topologyReq && c->topologyReq->list.count) {
+		SEP(e, *n, l);
+		topology(e, c->topologyReq, l);
+	}
+	if (c->iepscallind && need(e, 3, "IEPSCall")) {
+		SEP(e, *n, l);
+		on_off(e, KW_IEPS, *c->iepscallind);
+	}
+	if (c->contextProp && c->contextProp->list.count && need(e, 3, "ContextAttr")) {
+		SEP(e, *n, l);
+		kw(e, KW_CONTEXT_ATTR);
+		lb(e, l);
+		for (int i = 0, m = 0; i < c->contextProp->list.count; i++) {
+			SEP(e, m, l); /* Erlang's separator here stays at l */
+			property(e, c->contextProp->list.array[i], l);
+		}
+		rb(e, l);
+	}
+	if (c->contextList && c->contextList->list.count && need(e, 3, "ContextList")) {
+		SEP(e, *n, l);
+		kw(e, KW_CONTEXT_ATTR);
+		lb(e, l);
+		kw(e, KW_CONTEXT_LIST);
+		eq(e);
+		lb(e, l + 1);
+		for (int i = 0, m = 0; i < c->contextList->list.count; i++) {
+			SEP(e, m, l + 2);
+			context_id(e, *c->contextList->list.array[i]);
+		}
+		rb(e, l + 1);
+		rb(e, l);
+	}
+}
+
+static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, unsigned l)
+{
+	int v3 = a->iepscallind || (a->contextPropAud && a->contextPropAud->list.count) ||
+	         a->selectpriority || a->selectemergency || a->selectiepscallind || a->selectLogic;
+	if (v3 && !need(e, 3, "ContextAudit selection, IEPS or properties"))
+		return;
+	SEP(e, *n, l);
+	kw(e, KW_CONTEXT_AUDIT);
+	lb(e, l);
+	int m = 0;
+	if (a->topology) {
+		SEP(e, m, l + 1);
+		kw(e, KW_TOPOLOGY);
+	}
+	if (a->emergency) {
+		SEP(e, m, l + 1);
+		kw(e, KW_EMERGENCY);
+	}
+	if (a->priority) {
+		SEP(e, m, l + 1);
+		kw(e, KW_PRIORITY);
+	}
+	if (a->iepscallind) {
+		SEP(e, m, l + 1);
+		kw(e, KW_IEPS);
+	}
+	if (a->contextPropAud)
+		for (int i = 0; i < a->contextPropAud->list.count; i++)
+			ind_aud_property(e, a->contextPropAud->list.array[i], &m, l + 1);
+	if (a->selectpriority) {
+		SEP(e, m, l + 1);
+		kw(e, KW_PRIORITY);
+		eq(e);
+		num_max(e, *a->selectpriority, 15, "priority");
+	}
+	if (a->selectemergency) {
+		SEP(e, m, l + 1);
+		kw(e, KW_EMERGENCY_VALUE);
+		eq(e);
+		kw(e, *a->selectemergency ? KW_EMERGENCY : KW_EMERGENCY_OFF);
+	}
+	if (a->selectiepscallind) {
+		SEP(e, m, l + 1);
+		on_off(e, KW_IEPS, *a->selectiepscallind);
+	}
+	if (a->selectLogic) {
+		SEP(e, m, l + 1);
+		kw(e, a->selectLogic->present == SelectLogic_PR_orAUDITSelect ? KW_OR_AUDITSELECT
+		                                                             : KW_AND_AUDITSELECT);
+	}
+	nonempty(e, m, "ContextAudit");
+	rb(e, l);
+}
+
+static void action_request(enc *e, const ActionRequest_t *a, unsigned l)
+{
+	kw(e, KW_CTX);
+	eq(e);
+	context_id(e, a->contextId);
+	lb(e, l);
+	int n = 0;
+	if (a->contextRequest)
+		context_request(e, a->contextRequest, &n, l + 1);
+	if (a->contextAttrAuditReq)
+		context_audit(e, a->contextAttrAuditReq, &n, l + 1);
+	for (int i = 0; i < a->commandRequests.list.count; i++) {
+		const CommandRequest_t *c = a->commandRequests.list.array[i];
+		SEP(e, n, l + 1);
+		if (c->optional)
+			TW_LIT(&e->w, "O-");
+		if (c->wildcardReturn)
+			TW_LIT(&e->w, "W-");
+		command(e, &c->command, l + 1);
+	}
+	nonempty(e, n, "action (no context property, audit or command)");
+	rb(e, l);
+}
+
+static void action_reply(enc *e, const ActionReply_t *a, unsigned l)
+{
+	kw(e, KW_CTX);
+	eq(e);
+	context_id(e, a->contextId);
+	int n = 0;
+	/* A reply to a context with nothing to say is the bare "Context = id". */
+	int ctx = 0;
+	if (a->contextReply) {
+		const ContextRequest_t *c = a->contextReply;
+		ctx = c->priority || c->emergency || (c->topologyReq && c->topologyReq->list.count) ||
+		      c->iepscallind || (c->contextProp && c->contextProp->list.count) ||
+		      (c->contextList && c->contextList->list.count);
+	}
+	if (!ctx && !a->errorDescriptor && !a->commandReply.list.count)
+		return;
+	lb(e, l);
+	if (a->contextReply)
+		context_request(e, a->contextReply, &n, l + 1);
+	for (int i = 0; i < a->commandReply.list.count; i++) {
+		SEP(e, n, l + 1);
+		command_reply(e, a->commandReply.list.array[i], l + 1);
+	}
+	if (a->errorDescriptor) {
+		SEP(e, n, l + 1);
+		error_descriptor(e, a->errorDescriptor);
+	}
+	rb(e, l);
+}
+
+/* ----------------------------------------------------------- transactions */
+
+static void segment_suffix(enc *e, const SegmentNumber_t *num_, const NULL_t *complete)
+{
+	if (!num_) {
+		if (complete)
+			fail(e, MEGACO_ERR_CONSTRAINT, "segmentation complete without a segment number");
+		return;
+	}
+	if (!need(e, 3, "segment number"))
+		return;
+	ch(e, '/');
+	num_max(e, *num_, U16, "segment number");
+	if (complete) {
+		ch(e, '/');
+		kw(e, KW_SEGMENTATION_COMPLETE);
+	}
+}
+
+static void transaction(enc *e, const Transaction_t *t)
+{
+	switch (t->present) {
+	case Transaction_PR_transactionRequest: {
+		const TransactionRequest_t *r = &t->choice.transactionRequest;
+		kw(e, KW_TRANS);
+		eq(e);
+		num_max(e, (long long)r->transactionId, U32, "transaction ID");
+		if (!r->actions.list.count) {
+			fail(e, MEGACO_ERR_CONSTRAINT, "transaction request without actions");
+			return;
+		}
+		lb(e, 0);
+		for (int i = 0, n = 0; i < r->actions.list.count; i++) {
+			SEP(e, n, 1);
+			action_request(e, r->actions.list.array[i], 1);
+		}
+		rb(e, 0);
+		break;
+	}
+	case Transaction_PR_transactionPending:
+		kw(e, KW_PENDING);
+		eq(e);
+		num_max(e, (long long)t->choice.transactionPending.transactionId, U32,
+		        "transaction ID");
+		lb(e, 0);
+		rb(e, 0);
+		break;
+	case Transaction_PR_transactionReply: {
+		const TransactionReply_t *r = &t->choice.transactionReply;
+		kw(e, KW_REPLY);
+		eq(e);
+		num_max(e, (long long)r->transactionId, U32, "transaction ID");
+		segment_suffix(e, r->segmentNumber, r->segmentationComplete);
+		lb(e, 0);
+		if (r->immAckRequired) {
+			kw(e, KW_IMM_ACK_REQUIRED);
+			cm(e, 1);
+		}
+		if (r->transactionResult.present == TransactionReply__transactionResult_PR_transactionError) {
+			error_descriptor(e, &r->transactionResult.choice.transactionError);
+		} else {
+			const struct TransactionReply__transactionResult__actionReplies *ar =
+				&r->transactionResult.choice.actionReplies;
+			if (!ar->list.count)
+				fail(e, MEGACO_ERR_CONSTRAINT, "transaction reply without action replies");
+			for (int i = 0, n = 0; i < ar->list.count; i++) {
+				SEP(e, n, 1);
+				action_reply(e, ar->list.array[i], 1);
+			}
+		}
+		rb(e, 0);
+		break;
+	}
+	case Transaction_PR_transactionResponseAck: {
+		const TransactionResponseAck_t *r = &t->choice.transactionResponseAck;
+		kw(e, KW_RESPONSE_ACK);
+		lb(e, 0);
+		for (int i = 0, n = 0; i < r->list.count; i++) {
+			SEP(e, n, 1);
+			num_max(e, (long long)r->list.array[i]->firstAck, U32, "transaction ID");
+			if (r->list.array[i]->lastAck) {
+				ch(e, '-');
+				num_max(e, (long long)*r->list.array[i]->lastAck, U32, "transaction ID");
+			}
+		}
+		rb(e, 0);
+		break;
+	}
+	case Transaction_PR_segmentReply: {
+		const SegmentReply_t *r = &t->choice.segmentReply;
+		if (!need(e, 3, "Segment reply"))
+			return;
+		kw(e, KW_MESSAGE_SEGMENT);
+		eq(e);
+		num_max(e, (long long)r->transactionId, U32, "transaction ID");
+		segment_suffix(e, &r->segmentNumber, r->segmentationComplete);
+		break;
+	}
+	default: fail(e, MEGACO_ERR_CONSTRAINT, "transaction has no alternative"); break;
+	}
+}
+
+static void hex_field(enc *e, const OCTET_STRING_t *s, int min, int max, const char *what)
+{
+	if (s->size < min || s->size > max) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "%s of %d octets", what, s->size);
+		return;
+	}
+	TW_LIT(&e->w, "0x");
+	for (int i = 0; i < s->size; i++)
+		tw_hex2(&e->w, s->buf[i]);
+}
+
+static void message(enc *e, const MegacoMessage_t *m)
+{
+	const AuthenticationHeader_t *a = m->authHeader;
+	if (a) {
+		kw(e, KW_AUTH);
+		eq(e);
+		hex_field(e, &a->secParmIndex, 4, 4, "security parameter index");
+		ch(e, ':');
+		hex_field(e, &a->seqNum, 4, 4, "sequence number");
+		ch(e, ':');
+		hex_field(e, &a->ad, 12, 32, "authentication data");
+		ch(e, '\n');
+	}
+	kw(e, KW_MEGACOP);
+	ch(e, '/');
+	num(e, (uint64_t)m->mess.version);
+	ch(e, ' ');
+	mid(e, &m->mess.mId);
+	ch(e, '\n');
+	if (m->mess.messageBody.present == Message__messageBody_PR_messageError) {
+		error_descriptor(e, &m->mess.messageBody.choice.messageError);
+	} else if (m->mess.messageBody.present == Message__messageBody_PR_transactions) {
+		const struct Message__messageBody__transactions *ts =
+			&m->mess.messageBody.choice.transactions;
+		if (!ts->list.count)
+			fail(e, MEGACO_ERR_CONSTRAINT, "message without transactions");
+		for (int i = 0; i < ts->list.count && !e->rc; i++)
+			transaction(e, ts->list.array[i]);
+	} else {
+		fail(e, MEGACO_ERR_CONSTRAINT, "message body has no alternative");
+	}
+}
 
 int text_encode_message(const megaco_message *msg, int compact, unsigned char *buf, size_t cap,
                         size_t *out_len, megaco_error *err)
 {
-	(void)msg, (void)compact, (void)buf, (void)cap, (void)out_len;
-	return set_error(err, MEGACO_ERR_UNSUPPORTED, 0, "text encoding is not built yet");
+	/*
+	 * Seam for the transcoding layer: binary-form names (4-octet package/item
+	 * IDs, wildcard octets) must be mapped to text before they get here.
+	 */
+	if (msg->form != MEGACO_NAMES_TEXT)
+		return set_error(err, MEGACO_ERR_UNKNOWN_NAME, 0,
+		                 "names are in binary form; map them to text names first");
+	const MegacoMessage_t *m = msg->model;
+	int rc = check_version(m->mess.version, 0, err);
+	if (rc != MEGACO_OK)
+		return rc;
+	enc e = {
+		.w = { buf, cap, 0 },
+		.kw = compact ? kw_short : kw_long,
+		.compact = compact,
+		.version = m->mess.version,
+		.err = err,
+	};
+	message(&e, m);
+	if (e.rc)
+		return e.rc;
+	*out_len = e.w.len;
+	if (e.w.len > cap)
+		return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, cap,
+		                 "output needs %zu bytes, the buffer has %zu", e.w.len, cap);
+	return MEGACO_OK;
 }
