@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the build into a scratch prefix and builds a small application
+# against it the two ways users do: pkg-config (shared and --static) and
+# CMake's find_package. Each binary must decode a corpus BER message and
+# print it as compact text. usage: install_consumer.sh BUILD_DIR SOURCE_DIR
+set -eu
+build=$1 src=$2
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig:$prefix/lib/x86_64-linux-gnu/pkgconfig
+sample=$src/corpus/ber/msg03
+want=$(head -c 2 "$src/corpus/compact/msg03")   # "!/"
+cc -std=c11 -Wall -Wextra -Werror -o "$tmp/pc_shared" "$src/tests/consumer/consumer.c" $(pkg-config --cflags --libs megaco)
+LD_LIBRARY_PATH=$(pkg-config --variable=libdir megaco) "$tmp/pc_shared" "$sample" | grep -q "^v1 $want"
+cc -std=c11 -Wall -Wextra -Werror -static-libgcc -o "$tmp/pc_static" "$src/tests/consumer/consumer.c" \
+	$(pkg-config --cflags megaco) "$(pkg-config --variable=libdir megaco)/libmegaco.a" $(pkg-config --libs-only-l --static megaco | sed 's/-lmegaco//')
+"$tmp/pc_static" "$sample" | grep -q "^v1 $want"
+cmake -S "$src/tests/consumer" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$tmp/cm" >/dev/null
+LD_LIBRARY_PATH=$(pkg-config --variable=libdir megaco) "$tmp/cm/consumer_shared" "$sample" | grep -q "^v1 $want"
+"$tmp/cm/consumer_static" "$sample" | grep -q "^v1 $want"
+echo "4 passed, 0 failed"
