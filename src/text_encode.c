@@ -229,6 +229,13 @@ static inline void cm0(enc *e)
 			cm((e), (l));                                                              \
 	} while (0)
 
+/* Keyword as the next item of a list: separator first unless it is the first. */
+static void list_kw(enc *e, int *n, int l, int id)
+{
+	SEP(e, *n, l);
+	kw(e, id);
+}
+
 /* -------------------------------------------------------- names and values */
 
 /*
@@ -931,10 +938,8 @@ static void event_actions(enc *e, const BOOLEAN_t *ka, const EventDM_t *dm,
                           const SecondEventsDescriptor_t *se, const SignalsDescriptor_t *sd,
                           const NotifyBehaviour_t *nb, const NULL_t *rse, int *n, unsigned l)
 {
-	if (ka && *ka) {
-		SEP(e, *n, l);
-		kw(e, KW_KEEP_ACTIVE);
-	}
+	if (ka && *ka)
+		list_kw(e, n, l, KW_KEEP_ACTIVE);
 	if (dm) {
 		SEP(e, *n, l);
 		event_dm(e, dm, l);
@@ -947,10 +952,8 @@ static void event_actions(enc *e, const BOOLEAN_t *ka, const EventDM_t *dm,
 		SEP(e, *n, l);
 		notify_behaviour(e, nb, l);
 	}
-	if (rse && need(e, 3, "ResetEventsDescriptor")) {
-		SEP(e, *n, l);
-		kw(e, KW_RESET_EVENTS_DESCRIPTOR);
-	}
+	if (rse && need(e, 3, "ResetEventsDescriptor"))
+		list_kw(e, n, l, KW_RESET_EVENTS_DESCRIPTOR);
 }
 
 static void requested_event(enc *e, const RequestedEvent_t *ev, unsigned l)
@@ -1148,10 +1151,8 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 		}
 		rb(e, l + 1);
 	}
-	if (s->keepActive && *s->keepActive) {
-		SEP(e, n, l + 1);
-		kw(e, KW_KEEP_ACTIVE);
-	}
+	if (s->keepActive && *s->keepActive)
+		list_kw(e, &n, l + 1, KW_KEEP_ACTIVE);
 	for (int i = 0; i < s->sigParList.list.count; i++) {
 		SEP(e, n, l + 1);
 		sig_parameter(e, s->sigParList.list.array[i], l + 1);
@@ -1374,18 +1375,12 @@ static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l
 		kw(e, KW_LOCAL_CONTROL);
 		lb(e, l);
 		int m = 0;
-		if (c->streamMode) {
-			SEP(e, m, l + 1);
-			kw(e, KW_MODE);
-		}
-		if (c->reserveValue) {
-			SEP(e, m, l + 1);
-			kw(e, KW_RESERVED_VALUE);
-		}
-		if (c->reserveGroup) {
-			SEP(e, m, l + 1);
-			kw(e, KW_RESERVED_GROUP);
-		}
+		if (c->streamMode)
+			list_kw(e, &m, l + 1, KW_MODE);
+		if (c->reserveValue)
+			list_kw(e, &m, l + 1, KW_RESERVED_VALUE);
+		if (c->reserveGroup)
+			list_kw(e, &m, l + 1, KW_RESERVED_GROUP);
 		if (c->propertyParms)
 			for (int i = 0; i < c->propertyParms->list.count; i++)
 				ind_aud_property(e, c->propertyParms->list.array[i], &m, l + 1);
@@ -1420,14 +1415,10 @@ static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescri
 	int n = 0;
 	for (int i = 0; i < d->propertyParms.list.count; i++)
 		ind_aud_property(e, d->propertyParms.list.array[i], &n, l + 1);
-	if (d->eventBufferControl) {
-		SEP(e, n, l + 1);
-		kw(e, KW_BUFFER);
-	}
-	if (d->serviceState) {
-		SEP(e, n, l + 1);
-		kw(e, KW_SERVICE_STATES);
-	}
+	if (d->eventBufferControl)
+		list_kw(e, &n, l + 1, KW_BUFFER);
+	if (d->serviceState)
+		list_kw(e, &n, l + 1, KW_SERVICE_STATES);
 	if (d->serviceStateSel && need(e, 3, "audit selection by service state")) {
 		long s = *d->serviceStateSel;
 		SEP(e, n, l + 1);
@@ -1722,10 +1713,8 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 				ind_audit_parameter(e, a->auditPropertyToken->list.array[i], l + 1);
 			}
 	}
-	if (p->serviceChangeIncompleteFlag && need(e, 3, "ServiceChangeInc")) {
-		SEP(e, n, l + 1);
-		kw(e, KW_SERVICE_CHANGE_INCOMPLETE);
-	}
+	if (p->serviceChangeIncompleteFlag && need(e, 3, "ServiceChangeInc"))
+		list_kw(e, &n, l + 1, KW_SERVICE_CHANGE_INCOMPLETE);
 	rb(e, l);
 }
 
@@ -2111,22 +2100,14 @@ static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, un
 	kw(e, KW_CONTEXT_AUDIT);
 	lb(e, l);
 	int m = 0;
-	if (a->topology) {
-		SEP(e, m, l + 1);
-		kw(e, KW_TOPOLOGY);
-	}
-	if (a->emergency) {
-		SEP(e, m, l + 1);
-		kw(e, KW_EMERGENCY);
-	}
-	if (a->priority) {
-		SEP(e, m, l + 1);
-		kw(e, KW_PRIORITY);
-	}
-	if (a->iepscallind) {
-		SEP(e, m, l + 1);
-		kw(e, KW_IEPS);
-	}
+	if (a->topology)
+		list_kw(e, &m, l + 1, KW_TOPOLOGY);
+	if (a->emergency)
+		list_kw(e, &m, l + 1, KW_EMERGENCY);
+	if (a->priority)
+		list_kw(e, &m, l + 1, KW_PRIORITY);
+	if (a->iepscallind)
+		list_kw(e, &m, l + 1, KW_IEPS);
 	if (a->contextPropAud)
 		for (int i = 0; i < a->contextPropAud->list.count; i++)
 			ind_aud_property(e, a->contextPropAud->list.array[i], &m, l + 1);
