@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "MegacoMessage.h"
+#include "der_writer.h"
 #include "internal.h"
 
 /* asn1c checks its recursion against this much stack (bytes). */
@@ -53,18 +54,10 @@ fail:
 int ber_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
                        size_t *out_len, megaco_error *err)
 {
-	char why[128];
-	size_t whylen = sizeof why;
-	if (asn_check_constraints(&asn_DEF_MegacoMessage, msg->model, why, &whylen) != 0)
-		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s", why);
-	out_sink s = { buf, cap, 0 };
-	asn_enc_rval_t r = der_encode(&asn_DEF_MegacoMessage, msg->model, out_sink_write, &s);
-	if (r.encoded < 0)
-		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode %s as BER",
-		                 r.failed_type ? r.failed_type->name : "message");
-	*out_len = s.len;
-	if (s.len > cap)
-		return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, 0, "BER needs %zu bytes, buffer has %zu",
-		                 s.len, cap);
-	return MEGACO_OK;
+	/*
+	 * One back-to-front pass with the constraints checked on the way
+	 * (der_writer.c), byte-identical to asn1c's der_encode() after
+	 * asn_check_constraints(), which cost ~40x as much.
+	 */
+	return der_write(&asn_DEF_MegacoMessage, msg->model, DER_WRITE_CHECK, buf, cap, out_len, err);
 }
