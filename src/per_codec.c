@@ -6,6 +6,7 @@
 
 #include "MegacoMessage.h"
 #include "internal.h"
+#include "uper_bits.h"
 
 #define ASN1C_STACK_LIMIT (256u << 10)
 
@@ -17,29 +18,54 @@ int per_decode_message(const unsigned char *buf, size_t len, const megaco_option
 	megaco_message *msg = message_create(MEGACO_NAMES_BINARY, o);
 	if (!msg)
 		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	asn_codec_ctx_t ctx = { ASN1C_STACK_LIMIT };
-	void *model = msg->model;
-	megaco_arena *prev = arena_set_current(&msg->arena);
-	asn_dec_rval_t r = uper_decode_complete(&ctx, &asn_DEF_MegacoMessage, &model, buf, len);
-	arena_set_current(prev);
-
 	int rc;
-	if (r.code == RC_WMORE) {
-		rc = set_error(err, MEGACO_ERR_TRUNCATED, len, "input ends inside the message");
-		goto fail;
-	}
-	if (r.code != RC_OK) {
-		if (msg->arena.failed)
-			rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-		else
-			rc = set_error(err, MEGACO_ERR_MALFORMED, r.consumed,
-			               "PER does not match the H.248.1 module");
-		goto fail;
-	}
-	if (r.consumed < len) {
-		rc = set_error(err, MEGACO_ERR_TRAILING_DATA, r.consumed,
-		               "%zu bytes after the end of the message", len - r.consumed);
-		goto fail;
+	const uper_node *root = uper_root();
+	if (root) {
+		/* Our reader: asn1c's results, bounded by max_depth instead of stack use. */
+		unsigned depth = o->max_depth < MEGACO_DEPTH_CEILING ? o->max_depth : MEGACO_DEPTH_CEILING;
+		void *model = msg->model;
+		size_t consumed = 0;
+		int r = uper_read(root, &model, buf, len, &msg->arena, depth, &consumed);
+		if (r == UPER_STARVED) {
+			rc = set_error(err, MEGACO_ERR_TRUNCATED, len, "input ends inside the message");
+			goto fail;
+		}
+		if (r != UPER_OK) {
+			if (msg->arena.failed)
+				rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+			else
+				rc = set_error(err, MEGACO_ERR_MALFORMED, 0,
+				               "PER does not match the H.248.1 module");
+			goto fail;
+		}
+		if (consumed < len) {
+			rc = set_error(err, MEGACO_ERR_TRAILING_DATA, consumed,
+			               "%zu bytes after the end of the message", len - consumed);
+			goto fail;
+		}
+	} else {
+		asn_codec_ctx_t ctx = { ASN1C_STACK_LIMIT };
+		void *model = msg->model;
+		megaco_arena *prev = arena_set_current(&msg->arena);
+		asn_dec_rval_t r = uper_decode_complete(&ctx, &asn_DEF_MegacoMessage, &model, buf, len);
+		arena_set_current(prev);
+		if (r.code == RC_WMORE) {
+			rc = set_error(err, MEGACO_ERR_TRUNCATED, len, "input ends inside the message");
+			goto fail;
+		}
+		if (r.code != RC_OK) {
+			if (msg->arena.failed)
+				rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+			else
+				rc = set_error(err, MEGACO_ERR_MALFORMED, r.consumed,
+				               "PER does not match the H.248.1 module");
+			goto fail;
+		}
+		if (r.consumed < len) {
+			rc = set_error(err, MEGACO_ERR_TRAILING_DATA, r.consumed,
+			               "%zu bytes after the end of the message", len - r.consumed);
+			goto fail;
+		}
 	}
 	rc = check_version(msg->model->mess.version, 0, err);
 	if (rc != MEGACO_OK)
@@ -56,13 +82,19 @@ int per_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap
 {
 	char why[128];
 	size_t whylen = sizeof why;
-	if (asn_check_constraints(&asn_DEF_MegacoMessage, msg->model, why, &whylen) != 0)
-		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s", why);
 	out_sink s = { buf, cap, 0 };
-	asn_enc_rval_t r = uper_encode(&asn_DEF_MegacoMessage, msg->model, out_sink_write, &s);
-	if (r.encoded < 0)
-		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode %s as PER",
-		                 r.failed_type ? r.failed_type->name : "message");
+	const uper_node *root = uper_root();
+	/* Our writer makes asn_check_constraints()'s checks as it goes; only a
+	 * failure takes asn1c's path, for its wording. */
+	if (!root || uper_write(root, msg->model, buf, cap, &s.len) != 0) {
+		if (asn_check_constraints(&asn_DEF_MegacoMessage, msg->model, why, &whylen) != 0)
+			return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s", why);
+		s.len = 0;
+		asn_enc_rval_t r = uper_encode(&asn_DEF_MegacoMessage, msg->model, out_sink_write, &s);
+		if (r.encoded < 0)
+			return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode %s as PER",
+			                 r.failed_type ? r.failed_type->name : "message");
+	}
 	*out_len = s.len;
 	if (s.len > cap)
 		return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, 0, "PER needs %zu bytes, buffer has %zu",

@@ -1,0 +1,816 @@
+/*
+ * UPER reader: X.691 UNALIGNED bytes -> the asn1c model, in the message
+ * arena. Walks the same descriptors and per_constraints as asn1c's
+ * uper_decode_complete() and reproduces its results: the same model, the
+ * same accept/reject decision and the same starved-versus-malformed verdict,
+ * quirks included (marked "asn1c:"). Also home of uper_ready(), which checks
+ * once that every type of the module is a form both walkers reproduce.
+ */
+#include <pthread.h>
+
+#include "arena.h"
+#include "uper_bits.h"
+
+#include "BIT_STRING.h"
+#include "BOOLEAN.h"
+#include "MegacoMessage.h"
+#include "NULL.h"
+#include "NativeEnumerated.h"
+#include "NativeInteger.h"
+#include "OCTET_STRING.h"
+#include "asn_SET_OF.h"
+#include "constr_CHOICE.h"
+#include "constr_SEQUENCE.h"
+#include "constr_SEQUENCE_OF.h"
+#include "constr_SET_OF.h"
+
+/* --- the node graph --------------------------------------------------------- */
+
+#define IN_EXT_GROUP(s, i) ((i) > (s)->ext_after && (i) < (s)->ext_before)
+
+/* asn1c's defaults for an OCTET STRING without PER-visible constraints. */
+static const asn_per_constraints_t octets_default = {
+	{ APC_CONSTRAINED, 8, 8, 0, 255 },
+	{ APC_SEMI_CONSTRAINED, -1, -1, 0, 0 },
+	0, 0
+};
+
+#define MAX_NODES 1024
+#define MAX_FIELDS 4096
+static uper_node nodes[MAX_NODES];
+static struct {
+	const asn_TYPE_descriptor_t *td;
+	const asn_per_constraints_t *pc;
+} keys[MAX_NODES];
+static int nnodes;
+static uper_field fields[MAX_FIELDS];
+static int nfields_used;
+static const uper_node *module_root;
+static pthread_once_t root_once = PTHREAD_ONCE_INIT;
+
+typedef struct uper_reader reader;
+static uper_dec_f dec_sequence, dec_choice, dec_list, dec_octets, dec_native_enum, dec_boolean,
+	dec_null;
+static inline int dec_native_int(reader *r, const uper_node *n, void **sptr, uper_in *in);
+
+static int is_constructed(const uper_node *n)
+{
+	return n->kind == UK_SEQUENCE || n->kind == UK_CHOICE || n->kind == UK_LIST;
+}
+
+static const uper_node *build(asn_TYPE_descriptor_t *td, const asn_per_constraints_t *mpc);
+
+/* The member's node, and the leaf check asn_check_constraints() would make on it. */
+static int build_field(uper_field *f, const asn_TYPE_member_t *m)
+{
+	if (m->default_value)
+		return 0;
+	f->node = build(m->type, m->per_constraints);
+	if (!f->node)
+		return 0;
+	f->td = m->type;
+	f->offset = (unsigned)m->memb_offset;
+	f->ptr = (m->flags & ATF_POINTER) != 0;
+	asn_constr_check_f *c = m->memb_constraints ? m->memb_constraints : m->type->check_constraints;
+	if (is_constructed(f->node)) {
+		/* The walk itself visits what SEQUENCE/CHOICE/SET_OF_constraint would. */
+		if (c != m->type->check_constraints)
+			return 0;
+		c = NULL;
+	}
+	f->check = c == asn_generic_no_constraint ? NULL : c;
+	return 1;
+}
+
+static uper_field *take_fields(int n)
+{
+	if (n < 0 || n > MAX_FIELDS - nfields_used)
+		return NULL;
+	uper_field *f = &fields[nfields_used];
+	nfields_used += n;
+	return f;
+}
+
+static const uper_node *build(asn_TYPE_descriptor_t *td, const asn_per_constraints_t *mpc)
+{
+	for (int i = 0; i < nnodes; i++)
+		if (keys[i].td == td && keys[i].pc == mpc)
+			return &nodes[i];
+	if (nnodes == MAX_NODES)
+		return NULL;
+	/* A typedef's descriptor takes its base's operations on first use. */
+	td->free_struct(td, NULL, 0);
+	uper_node *n = &nodes[nnodes];
+	keys[nnodes].td = td;
+	keys[nnodes].pc = mpc;
+	nnodes++;
+	const asn_per_constraints_t *pc = mpc ? mpc : td->per_constraints;
+	per_type_decoder_f *d = td->uper_decoder;
+	per_type_encoder_f *e = td->uper_encoder;
+	n->nbits = -1;
+	if (d == SEQUENCE_decode_uper && e == SEQUENCE_encode_uper) {
+		const asn_SEQUENCE_specifics_t *s = td->specifics;
+		uper_field *f = take_fields(td->elements_count);
+		if (!f)
+			return NULL;
+		n->kind = UK_SEQUENCE;
+		n->extensible = s->ext_before >= 0;
+		n->struct_size = s->struct_size;
+		n->nfields = td->elements_count;
+		n->fields = f;
+		n->roms = s->roms_count;
+		int stop = s->ext_after < 0 ? td->elements_count : s->ext_before - 1;
+		int opt = 0;
+		for (int i = 0; i < td->elements_count; i++) {
+			const asn_TYPE_member_t *m = &td->elements[i];
+			if (!build_field(&f[i], m))
+				return NULL;
+			f[i].ext = IN_EXT_GROUP(s, i);
+			f[i].in_root = !f[i].ext && i < stop;
+			f[i].optional = m->optional && !f[i].ext;
+			if (f[i].optional && (opt >= s->roms_count || s->oms[opt++] != i))
+				return NULL;
+			if (f[i].ext && !(f[i].ptr && m->optional))
+				return NULL;
+		}
+		if (opt != s->roms_count)
+			return NULL;
+	} else if (d == CHOICE_decode_uper && e == CHOICE_encode_uper) {
+		const asn_CHOICE_specifics_t *s = td->specifics;
+		uper_field *f = take_fields(td->elements_count);
+		if (!f || s->canonical_order)
+			return NULL;
+		n->kind = UK_CHOICE;
+		if (pc) {
+			n->extensible = (pc->value.flags & APC_EXTENSIBLE) != 0;
+			n->nbits = pc->value.range_bits;
+			n->lb = pc->value.lower_bound;
+			n->ub = pc->value.upper_bound;
+		}
+		n->ext_start = s->ext_start;
+		n->pres_offset = s->pres_offset;
+		n->pres_size = s->pres_size;
+		n->struct_size = s->struct_size;
+		n->nfields = td->elements_count;
+		n->fields = f;
+		for (int i = 0; i < td->elements_count; i++)
+			if (!build_field(&f[i], &td->elements[i]))
+				return NULL;
+	} else if (d == SET_OF_decode_uper && e == SEQUENCE_OF_encode_uper) {
+		const asn_SET_OF_specifics_t *s = td->specifics;
+		uper_field *f = take_fields(1);
+		if (!f || td->elements_count != 1)
+			return NULL;
+		n->kind = UK_LIST;
+		if (pc) {
+			n->extensible = (pc->size.flags & APC_EXTENSIBLE) != 0;
+			n->nbits = pc->size.effective_bits;
+			n->lb = pc->size.lower_bound;
+			n->ub = pc->size.upper_bound;
+		}
+		n->struct_size = s->struct_size;
+		n->nfields = 1;
+		n->fields = f;
+		if (!build_field(f, td->elements))
+			return NULL;
+	} else if (d == OCTET_STRING_decode_uper && e == OCTET_STRING_encode_uper) {
+		const asn_OCTET_STRING_specifics_t *s = td->specifics;
+		int bits = s && s->subvariant == ASN_OSUBV_BIT;
+		if (s && !bits && s->subvariant != ASN_OSUBV_STR)
+			return NULL;
+		if (!pc)
+			pc = &octets_default;
+		if (pc->value2code || pc->code2value)
+			return NULL;
+		n->kind = bits ? UK_BITS : UK_OCTETS;
+		n->extensible = (pc->size.flags & APC_EXTENSIBLE) != 0;
+		n->nbits = pc->size.effective_bits;
+		n->lb = pc->size.lower_bound;
+		n->ub = pc->size.upper_bound;
+		n->unit_bits = bits ? 1 : 8;
+		if (!bits && (pc->value.flags & APC_CONSTRAINED)) {
+			if (pc->value.range_bits < 1 || pc->value.range_bits > 8)
+				return NULL;
+			n->unit_bits = (unsigned)pc->value.range_bits;
+		}
+		n->clb = pc->value.lower_bound;
+		n->cub = pc->value.upper_bound;
+		if ((unsigned long)n->cub <= ((unsigned long)2 << (n->unit_bits - 1)))
+			n->clb = 0;
+		n->raw = n->clb == 0 && n->unit_bits == 8;
+		n->struct_size = s ? (size_t)s->struct_size : sizeof(OCTET_STRING_t);
+	} else if (d == NativeInteger_decode_uper && e == NativeInteger_encode_uper) {
+		const asn_INTEGER_specifics_t *s = td->specifics;
+		/* Only constrained whole numbers: asn1c's other INTEGER forms go
+		 * through INTEGER_t arithmetic this module never needs. */
+		if (!pc || pc->value.flags != APC_CONSTRAINED || pc->value.range_bits < 0 ||
+		    pc->value.range_bits > 63)
+			return NULL;
+		n->kind = UK_NATIVE_INT;
+		n->unsigned_int = s && s->field_unsigned;
+		n->nbits = pc->value.range_bits;
+		n->lb = pc->value.lower_bound;
+		n->ub = pc->value.upper_bound;
+	} else if (d == NativeEnumerated_decode_uper && e == NativeEnumerated_encode_uper) {
+		if (!pc || !td->specifics)
+			return NULL;
+		n->kind = UK_NATIVE_ENUM;
+		n->extensible = (pc->value.flags & APC_EXTENSIBLE) != 0;
+		n->nbits = pc->value.range_bits;
+		n->enums = td->specifics;
+	} else if (d == BOOLEAN_decode_uper && e == BOOLEAN_encode_uper) {
+		n->kind = UK_BOOLEAN;
+	} else if (d == NULL_decode_uper && e == NULL_encode_uper) {
+		n->kind = UK_NULL;
+	} else {
+		return NULL;
+	}
+	static uper_dec_f *const decoders[] = {
+		[UK_SEQUENCE] = dec_sequence, [UK_CHOICE] = dec_choice, [UK_LIST] = dec_list,
+		[UK_OCTETS] = dec_octets, [UK_BITS] = dec_octets, [UK_NATIVE_INT] = dec_native_int,
+		[UK_NATIVE_ENUM] = dec_native_enum, [UK_BOOLEAN] = dec_boolean, [UK_NULL] = dec_null,
+	};
+	n->dec = decoders[n->kind];
+	n->enc = uper_encoder_for((enum uper_kind)n->kind);
+	return n;
+}
+
+static void prepare(void) { module_root = build(&asn_DEF_MegacoMessage, NULL); }
+
+const uper_node *uper_root(void)
+{
+	pthread_once(&root_once, prepare);
+	return module_root;
+}
+
+/* --- reader --------------------------------------------------------------- */
+
+struct uper_reader {
+	megaco_arena *arena;
+	unsigned depth, max_depth;
+	char *cur, *lim; /* carving space for nodes, see alloc_zero() */
+};
+
+
+
+/* asn1c uper_get_length: -1 when starved or malformed (asn1c does not tell). */
+static inline long get_length(uper_in *in, int ebits, int *repeat)
+{
+	*repeat = 0;
+	if (ebits >= 0)
+		return (long)uin_get(in, (unsigned)ebits);
+	int64_t v = uin_get(in, 8);
+	if (v < 0)
+		return -1;
+	if (!(v & 128))
+		return (long)v;
+	if (!(v & 64)) {
+		int64_t lo = uin_get(in, 8);
+		if (lo < 0)
+			return -1;
+		return (long)(((v & 63) << 8) | lo);
+	}
+	v &= 63;
+	if (v < 1 || v > 4)
+		return -1;
+	*repeat = 1;
+	return (long)(16384 * v);
+}
+
+/* asn1c uper_get_nsnnwn, which reads 7 bits first (not X.691's 1 + 6). */
+static long get_nsnnwn(uper_in *in)
+{
+	long v = (long)uin_get(in, 7);
+	if (v & 64) {
+		v &= 63;
+		v <<= 2;
+		v |= (long)uin_get(in, 2);
+		if (v & 128)
+			return -1;
+		if (v == 0)
+			return 0;
+		if (v >= 3)
+			return -1;
+		return (long)uin_get(in, 8 * (unsigned)v);
+	}
+	return v;
+}
+
+/* asn1c uper_get_nslength. */
+static long get_nslength(uper_in *in)
+{
+	if (uin_get(in, 1) == 0) {
+		long n = (long)uin_get(in, 6) + 1;
+		return n <= 0 ? -1 : n;
+	}
+	int repeat;
+	long n = get_length(in, -1, &repeat);
+	return n >= 0 && !repeat ? n : -1;
+}
+
+static inline int dec_native_int(reader *r, const uper_node *n, void **sptr, uper_in *in);
+
+static inline int dec(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	if (n->kind == UK_NATIVE_INT) /* the most frequent leaf: no call */
+		return dec_native_int(r, n, sptr, in);
+	return n->dec(r, n, sptr, in);
+}
+
+/*
+ * Nodes and strings are carved from zeroed arena chunks: one arena_alloc()
+ * per kilobyte instead of one per node. They need no size header, as asn1c
+ * never reallocates them (SEQUENCE OF arrays, which asn_set_add() does
+ * grow, come from arena_alloc() itself).
+ */
+#define CARVE_CHUNK 2048
+static inline void *alloc_zero(reader *r, size_t size)
+{
+	size = (size + 15) & ~(size_t)15;
+	if ((size_t)(r->lim - r->cur) < size) {
+		if (size > CARVE_CHUNK / 4)
+			return arena_alloc(r->arena, size);
+		char *c = arena_alloc(r->arena, CARVE_CHUNK);
+		if (!c)
+			return NULL;
+		r->cur = c;
+		r->lim = c + CARVE_CHUNK;
+	}
+	void *p = r->cur;
+	r->cur += size;
+	return p;
+}
+
+/*
+ * asn1c uper_open_type_get_simple: length-prefixed chunks, the value decoded
+ * from them alone, then at most 7 zero padding bits (or the single zero
+ * octet of an empty encoding). Starved while reading the chunks; any failure
+ * inside is a failure. n NULL: an unknown extension, skipped as
+ * asn1c's uper_sot_suck does (whole 24-bit groups).
+ */
+__attribute__((noinline)) static int get_open_type(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	int repeat;
+	uper_in sub;
+	long chunk = get_length(in, -1, &repeat);
+	if (chunk < 0 || (size_t)chunk * 8 > uin_left(in))
+		return UPER_STARVED;
+	if (!repeat) {
+		sub = (uper_in){ in->buf, in->size, in->pos, in->pos + (size_t)chunk * 8 };
+		in->pos += (size_t)chunk * 8;
+	} else {
+		/* Fragmented (16K and more): gather the chunks. */
+		uint8_t *buf = NULL;
+		size_t len = 0;
+		for (;;) {
+			uint8_t *p = arena_realloc(r->arena, buf, len + (size_t)chunk + 1);
+			if (!p)
+				return UPER_FAIL;
+			buf = p;
+			for (long i = 0; i < chunk; i++)
+				buf[len++] = (uint8_t)uin_get(in, 8);
+			if (!repeat)
+				break;
+			chunk = get_length(in, -1, &repeat);
+			if (chunk < 0 || (size_t)chunk * 8 > uin_left(in))
+				return UPER_STARVED;
+		}
+		sub = (uper_in){ buf, len, 0, len * 8 };
+	}
+	size_t start = sub.pos;
+	if (n) {
+		if (dec(r, n, sptr, &sub) != UPER_OK)
+			return UPER_FAIL;
+	} else {
+		sub.pos += uin_left(&sub) / 24 * 24;
+	}
+	size_t padding = uin_left(&sub);
+	if ((padding < 8 || (sub.pos == start && sub.end - start == 8)) &&
+	    uin_get(&sub, (unsigned)padding) == 0)
+		return UPER_OK;
+	return UPER_FAIL;
+}
+
+static inline void **slot(const uper_field *f, void *st, void **tmp)
+{
+	char *p = (char *)st + f->offset;
+	if (f->ptr)
+		return (void **)p;
+	*tmp = p;
+	return tmp;
+}
+
+static inline int dec_sequence_body(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	void *st = *sptr;
+	if (!st && !(st = *sptr = alloc_zero(r, n->struct_size)))
+		return UPER_FAIL;
+	int extpresent = 0;
+	if (n->extensible) {
+		if (!uin_left(in))
+			return UPER_STARVED;
+		extpresent = (int)uin_peek(in, 1);
+		in->pos++;
+	}
+	/* The presence bitmap, read in place (build() matched it to the members). */
+	if ((size_t)n->roms > uin_left(in))
+		return UPER_STARVED;
+	size_t opres = in->pos;
+	in->pos += (size_t)n->roms;
+	int rc;
+	const uper_field *f = n->fields, *end = f + n->nfields;
+	for (; f < end; f++) {
+		if (f->ext)
+			continue;
+		if (f->optional) {
+			uper_in bit = { in->buf, in->size, opres++, 0 };
+			if (!uin_peek(&bit, 1))
+				continue;
+		}
+		void *tmp;
+		if ((rc = dec(r, f->node, slot(f, st, &tmp), in)) != UPER_OK)
+			return rc;
+	}
+	if (!extpresent)
+		return UPER_OK;
+	long bmlength = get_nslength(in);
+	if (bmlength < 0 || (size_t)bmlength > uin_left(in))
+		return UPER_STARVED;
+	uper_in epmd = { in->buf, in->size, in->pos, in->pos + (size_t)bmlength };
+	in->pos += (size_t)bmlength;
+	for (f = n->fields; f < end; f++) {
+		if (!f->ext)
+			continue;
+		int64_t present = uin_get(&epmd, 1);
+		if (present < 0)
+			break;
+		if (!present)
+			continue;
+		void *tmp;
+		if ((rc = get_open_type(r, f->node, slot(f, st, &tmp), in)) != UPER_OK)
+			return rc;
+	}
+	/* asn1c: skips the first unknown extension present, and only that one. */
+	for (;;) {
+		int64_t b = uin_get(&epmd, 1);
+		if (b == 0)
+			continue;
+		if (b > 0 && get_open_type(r, NULL, NULL, in) != UPER_OK)
+			return UPER_STARVED;
+		break;
+	}
+	return UPER_OK;
+}
+
+static inline int dec_choice_body(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	void *st = *sptr;
+	if (!st && !(st = *sptr = alloc_zero(r, n->struct_size)))
+		return UPER_FAIL;
+	int root = n->nbits >= 0;
+	if (n->extensible) {
+		int64_t b = uin_get(in, 1);
+		if (b < 0)
+			return UPER_STARVED;
+		if (b)
+			root = 0;
+	}
+	long value;
+	if (root) {
+		int64_t v = uin_get(in, (unsigned)n->nbits);
+		if (v < 0)
+			return UPER_STARVED;
+		if (v > n->ub)
+			return UPER_FAIL;
+		value = (long)v;
+	} else {
+		if (n->ext_start == -1)
+			return UPER_FAIL;
+		value = get_nsnnwn(in);
+		if (value < 0)
+			return UPER_STARVED;
+		value += n->ext_start;
+		if (value >= n->nfields)
+			return UPER_FAIL;
+	}
+	char *pres = (char *)st + n->pres_offset;
+	switch (n->pres_size) {
+	case sizeof(int): *(int *)pres = (int)value + 1; break;
+	case sizeof(short): *(short *)pres = (short)(value + 1); break;
+	case sizeof(char): *(signed char *)pres = (signed char)(value + 1); break;
+	default: break;
+	}
+	const uper_field *f = &n->fields[value];
+	void *tmp;
+	if (root)
+		return dec(r, f->node, slot(f, st, &tmp), in);
+	return get_open_type(r, f->node, slot(f, st, &tmp), in);
+}
+
+static inline int dec_list_body(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	void *st = *sptr;
+	if (!st && !(st = *sptr = alloc_zero(r, n->struct_size)))
+		return UPER_FAIL;
+	asn_anonymous_set_ *list = _A_SET_FROM_VOID(st);
+	const uper_node *elem = n->fields->node;
+	int nbits = n->nbits;
+	if (n->extensible) {
+		int64_t b = uin_get(in, 1);
+		if (b < 0)
+			return UPER_STARVED;
+		if (b)
+			nbits = -1;
+	}
+	long nelems = -1;
+	if (nbits >= 0) {
+		int64_t c = uin_get(in, (unsigned)nbits);
+		if (c < 0)
+			return UPER_STARVED;
+		nelems = (long)c + n->lb;
+	}
+	int repeat = 0;
+	do {
+		if (nelems < 0 && (nelems = get_length(in, nbits, &repeat)) < 0)
+			return UPER_STARVED;
+		for (long i = 0; i < nelems; i++) {
+			void *ptr = NULL;
+			int rc = dec(r, elem, &ptr, in);
+			if (rc != UPER_OK)
+				return rc;
+			if (list->count == list->size) {
+				/* asn_set_add's sizes (4, 8, 16...), so the list is as asn1c
+				 * leaves it; short lists get their final size at once. */
+				int size = list->size ? list->size << 1 : 4;
+				while (nelems - i <= 64 && size < list->count + (nelems - i))
+					size <<= 1;
+				void **a = arena_realloc(r->arena, list->array, (size_t)size * sizeof(void *));
+				if (!a)
+					return UPER_FAIL;
+				list->array = a;
+				list->size = size;
+			}
+			list->array[list->count++] = ptr;
+		}
+		nelems = -1;
+	} while (repeat);
+	return UPER_OK;
+}
+
+/* 8-bit units from any bit offset; the caller checked they are there. */
+static inline void get_bytes(uper_in *in, uint8_t *dst, size_t count)
+{
+	size_t byte = in->pos >> 3;
+	unsigned sh = in->pos & 7;
+	if (sh == 0) {
+		memcpy(dst, in->buf + byte, count);
+		in->pos += 8 * count;
+		return;
+	}
+	size_t i = 0;
+	/* 7 bytes per 64-bit load (a shift of up to 7 leaves 57 good bits). */
+	while (i < count && byte + i + 8 <= in->size) {
+		uint64_t w;
+		memcpy(&w, in->buf + byte + i, 8);
+		w = __builtin_bswap64(w) << sh;
+		size_t k = count - i < 7 ? count - i : 7;
+		for (size_t j = 0; j < k; j++)
+			dst[i + j] = (uint8_t)(w >> (56 - 8 * j));
+		i += k;
+	}
+	in->pos += 8 * i;
+	for (; i < count; i++, in->pos += 8)
+		dst[i] = (uint8_t)uin_peek(in, 8);
+}
+
+/*
+ * asn1c OCTET_STRING_per_get_characters without translation maps: 0 ok,
+ * -1 starved, 1 a character above the bound.
+ */
+static int get_chars(uper_in *in, uint8_t *buf, size_t units, unsigned ub_bits, long lb, long ub)
+{
+	if (lb == 0 && ub_bits == 8) {
+		if (units * 8 > uin_left(in))
+			return -1;
+		get_bytes(in, buf, units);
+		return 0;
+	}
+	size_t i = 0;
+	if (units * ub_bits <= uin_left(in)) {
+		/* All there: only the bound can fail; several characters per load. */
+		unsigned per = 57 / ub_bits;
+		while (units - i >= per && (in->pos >> 3) + 8 <= in->size) {
+			uint64_t w;
+			memcpy(&w, in->buf + (in->pos >> 3), 8);
+			w = __builtin_bswap64(w) << (in->pos & 7);
+			for (unsigned k = 0; k < per; k++, i++) {
+				long ch = (long)(w >> (64 - ub_bits)) + lb;
+				if (ch > ub)
+					return 1;
+				buf[i] = (uint8_t)ch;
+				w <<= ub_bits;
+			}
+			in->pos += per * ub_bits;
+		}
+	}
+	for (; i < units; i++) {
+		int64_t code = uin_get(in, ub_bits);
+		if (code < 0)
+			return -1;
+		long ch = (long)code + lb;
+		if (ch > ub)
+			return 1;
+		buf[i] = (uint8_t)ch;
+	}
+	return 0;
+}
+
+static int get_bits(uper_in *in, uint8_t *dst, size_t nbits)
+{
+	if (nbits > uin_left(in))
+		return -1;
+	get_bytes(in, dst, nbits >> 3);
+	if (nbits & 7) {
+		dst[nbits >> 3] = (uint8_t)(uin_peek(in, nbits & 7) << (8 - (nbits & 7)));
+		in->pos += nbits & 7;
+	}
+	return 0;
+}
+
+static int dec_octets(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	int bits = n->kind == UK_BITS;
+	BIT_STRING_t *st = *sptr;
+	if (!st && !(st = *sptr = alloc_zero(r, n->struct_size)))
+		return UPER_FAIL;
+	int nbits = n->nbits;
+	long lb = n->lb, ub = n->ub, clb = n->clb, cub = n->cub;
+	unsigned unit_bits = n->unit_bits;
+	if (n->extensible) {
+		int64_t b = uin_get(in, 1);
+		if (b < 0)
+			return UPER_STARVED;
+		if (b) {
+			nbits = octets_default.size.effective_bits;
+			lb = octets_default.size.lower_bound;
+			ub = octets_default.size.upper_bound;
+			clb = 0;
+			cub = octets_default.value.upper_bound;
+			unit_bits = bits ? 1 : 8;
+		}
+	}
+	if (nbits == 0) {
+		size_t units = (size_t)ub;
+		size_t size = bits ? (units + 7) >> 3 : units;
+		if (!(st->buf = alloc_zero(r, size + 1)))
+			return UPER_FAIL;
+		st->size = (int)size;
+		int rc = bits ? get_bits(in, st->buf, units) : get_chars(in, st->buf, units, unit_bits, clb, cub);
+		if (rc)
+			return rc > 0 ? UPER_FAIL : UPER_STARVED;
+		if (bits)
+			st->bits_unused = (units & 7) ? 8 - (int)(units & 7) : 0;
+		return UPER_OK;
+	}
+	st->buf = NULL;
+	st->size = 0;
+	int repeat;
+	do {
+		long raw = get_length(in, nbits, &repeat);
+		if (raw < 0)
+			return UPER_STARVED;
+		raw += lb;
+		size_t len_bytes = bits ? ((size_t)raw + 7) >> 3 : (size_t)raw;
+		if (bits && (raw & 7))
+			st->bits_unused = 8 - (int)(raw & 7);
+		/* Fragments grow the buffer: only then does it need arena_alloc()'s header. */
+		uint8_t *p = st->buf ? arena_realloc(r->arena, st->buf, (size_t)st->size + len_bytes + 1)
+		             : repeat ? arena_alloc(r->arena, len_bytes + 1)
+		                      : alloc_zero(r, len_bytes + 1);
+		if (!p)
+			return UPER_FAIL;
+		st->buf = p;
+		int rc = bits ? get_bits(in, p + st->size, (size_t)raw)
+		              : get_chars(in, p + st->size, (size_t)raw, unit_bits, clb, cub);
+		if (rc)
+			return rc > 0 ? UPER_FAIL : UPER_STARVED;
+		st->size += (int)len_bytes;
+		p[st->size] = 0;
+	} while (repeat);
+	return UPER_OK;
+}
+
+static inline int dec_native_int(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	long *native = *sptr;
+	if (!native && !(native = *sptr = alloc_zero(r, sizeof *native)))
+		return UPER_FAIL;
+	unsigned nbits = (unsigned)n->nbits;
+	if (nbits > uin_left(in))
+		return UPER_STARVED;
+	unsigned long v;
+	if (nbits <= 32) {
+		v = uin_peek(in, nbits);
+	} else {
+		v = (unsigned long)uin_peek(in, nbits - 32) << 32;
+		in->pos += nbits - 32;
+		v |= uin_peek(in, 32);
+		nbits = 32;
+	}
+	in->pos += nbits;
+	*native = (long)(v + (unsigned long)n->lb);
+	return UPER_OK;
+}
+
+static int dec_native_enum(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	const asn_INTEGER_specifics_t *sp = n->enums;
+	long *native = *sptr;
+	if (!native && !(native = *sptr = alloc_zero(r, sizeof *native)))
+		return UPER_FAIL;
+	int root = n->nbits >= 0;
+	if (n->extensible) {
+		int64_t b = uin_get(in, 1);
+		if (b < 0)
+			return UPER_STARVED;
+		if (b)
+			root = 0;
+	}
+	long value;
+	if (root) {
+		int64_t v = uin_get(in, (unsigned)n->nbits);
+		if (v < 0)
+			return UPER_STARVED;
+		if (v >= (sp->extension ? sp->extension - 1 : sp->map_count))
+			return UPER_FAIL;
+		value = (long)v;
+	} else {
+		if (!sp->extension)
+			return UPER_FAIL;
+		value = get_nsnnwn(in);
+		if (value < 0)
+			return UPER_STARVED;
+		value += sp->extension - 1;
+		if (value >= sp->map_count)
+			return UPER_FAIL;
+	}
+	*native = sp->value2enum[value].nat_value;
+	return UPER_OK;
+}
+
+/* Constructed values count towards the depth bound. */
+#define DEPTH_BOUNDED(name)                                                             \
+	static int name(reader *r, const uper_node *n, void **sptr, uper_in *in)        \
+	{                                                                               \
+		if (++r->depth > r->max_depth)                                          \
+			return UPER_FAIL;                                               \
+		int rc = name##_body(r, n, sptr, in);                                   \
+		r->depth--;                                                             \
+		return rc;                                                              \
+	}
+DEPTH_BOUNDED(dec_sequence)
+DEPTH_BOUNDED(dec_choice)
+DEPTH_BOUNDED(dec_list)
+
+static int dec_boolean(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	(void)n;
+	BOOLEAN_t *b = *sptr;
+	if (!b && !(b = *sptr = alloc_zero(r, sizeof *b)))
+		return UPER_FAIL;
+	int64_t v = uin_get(in, 1);
+	if (v < 0)
+		return UPER_STARVED;
+	*b = (BOOLEAN_t)v;
+	return UPER_OK;
+}
+
+static int dec_null(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	(void)n;
+	(void)in;
+	if (!*sptr && !(*sptr = alloc_zero(r, sizeof(NULL_t))))
+		return UPER_FAIL;
+	return UPER_OK;
+}
+
+int uper_read(const uper_node *rootn, void **sptr, const unsigned char *buf, size_t len,
+              struct megaco_arena *arena, unsigned max_depth, size_t *consumed)
+{
+	reader r = { arena, 0, max_depth, NULL, NULL };
+	uper_in in = { buf, len, 0, len * 8 };
+	int rc = dec(&r, rootn, sptr, &in);
+	if (rc != UPER_OK)
+		return rc;
+	/* asn1c uper_decode_complete: a zero-bit value must be one zero octet. */
+	if (in.pos == 0) {
+		if (!len)
+			return UPER_STARVED;
+		if (buf[0] != 0)
+			return UPER_FAIL;
+		*consumed = 1;
+		return UPER_OK;
+	}
+	*consumed = (in.pos + 7) >> 3;
+	return UPER_OK;
+}
