@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command (README, .ci/run): installs what is missing,
 # builds with warnings as errors, runs the whole ctest suite, then runs it
-# again under AddressSanitizer + UndefinedBehaviorSanitizer.
-#   MEGACO_SKIP_ASAN=1 scripts/test.sh   skip the sanitizer pass (local use)
+# again under AddressSanitizer + UndefinedBehaviorSanitizer, and the
+# multi-threaded tests under ThreadSanitizer.
+#   MEGACO_SKIP_ASAN=1 scripts/test.sh   skip the sanitizer passes (local use)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,4 +23,10 @@ if [[ "${MEGACO_SKIP_ASAN:-0}" != 1 ]]; then
 	cmake --build build-asan -j"$jobs"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+	echo "== threaded tests under TSan =="
+	CC=clang cmake -S . -B build-tsan -DMEGACO_WERROR=ON -DMEGACO_TSAN=ON >/dev/null
+	cmake --build build-tsan -j"$jobs" --target test_threads test_text_decode
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+		ctest --test-dir build-tsan --output-on-failure -R '^(threads|text_decode)$'
 fi

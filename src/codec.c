@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "asn1_settle.h"
 #include "internal.h"
 #include "name_convert.h"
 #include "version_check.h"
@@ -110,6 +111,7 @@ int megaco_encode(const megaco_message *msg, megaco_encoding enc, const megaco_o
 {
 	megaco_options store;
 	const megaco_options *o = options_or_default(opts, &store);
+	asn1_descriptors_settle();
 	clear_error(err);
 	if (!msg || !out_len || (!buf && cap))
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or output pointer");
@@ -123,6 +125,7 @@ int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const me
 	megaco_options store;
 	const megaco_options *o = options_or_default(opts, &store);
 	const megaco_allocator *al = o->allocator ? o->allocator : &megaco_default_allocator;
+	asn1_descriptors_settle();
 	clear_error(err);
 	if (!msg || !out || !out_len)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or output pointer");

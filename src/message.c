@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "MegacoMessage.h"
+#include "asn1_settle.h"
 #include "internal.h"
 
 #define FIRST_BLOCK 4096
@@ -32,6 +33,7 @@ const megaco_options *options_or_default(const megaco_options *opts, megaco_opti
 
 megaco_message *message_create(megaco_name_form form, const megaco_options *opts)
 {
+	asn1_descriptors_settle();
 	megaco_arena a;
 	arena_init(&a, opts ? opts->allocator : NULL, FIRST_BLOCK);
 	megaco_message *msg = arena_alloc(&a, sizeof *msg);
