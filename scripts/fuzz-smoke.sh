@@ -17,6 +17,7 @@ secs=${1:-60}
 targets=${*:-ber per text auto}
 build=${MEGACO_FUZZ_BUILD:-$top/build-fuzz}
 jobs=${MEGACO_FUZZ_JOBS:-1}
+extra=${MEGACO_FUZZ_ARGS:-} # e.g. "-fork=1 -ignore_crashes=1" to collect every crash
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
 	cmake -S "$top" -B "$build" -DCMAKE_C_COMPILER=clang -DMEGACO_FUZZ=ON \
@@ -45,7 +46,7 @@ for t in $targets; do
 	[ "$jobs" -gt 1 ] && par="-jobs=$jobs -workers=$jobs"
 	# shellcheck disable=SC2086
 	if ! (cd "$build" && "$build/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=4096 \
-		-timeout=10 -rss_limit_mb=2048 $par -print_final_stats=1 \
+		-timeout=10 -rss_limit_mb=2048 $par $extra -print_final_stats=1 \
 		-artifact_prefix="$crashes/" "$work" $seeds); then
 		echo "!! fuzz_$t failed; artifacts in $crashes"
 		failed=1
