@@ -2329,8 +2329,15 @@ static void message(enc *e, const MegacoMessage_t *m)
 			&m->mess.messageBody.choice.transactions;
 		if (!ts->list.count)
 			fail(e, MEGACO_ERR_CONSTRAINT, "message without transactions");
-		for (int i = 0; i < ts->list.count && !e->rc; i++)
+		for (int i = 0; i < ts->list.count && !e->rc; i++) {
+			/*
+			 * segmentReply is the one transaction not closed by '}' (it ends
+			 * in LWSP): the next keyword would otherwise run into its number.
+			 */
+			if (i && ts->list.array[i - 1]->present == Transaction_PR_segmentReply)
+				ch(e, '\n');
 			transaction(e, ts->list.array[i]);
+		}
 	} else {
 		fail(e, MEGACO_ERR_CONSTRAINT, "message body has no alternative");
 	}
