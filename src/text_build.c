@@ -744,6 +744,8 @@ void *tb_ind_prop(text_parse *px, const text_tok *name, void *prop)
 	return ip;
 }
 
+static int ind_prop_add(text_parse *px, void *list, IndAudPropertyParm_t *ip);
+
 void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 {
 	ContextAttrAuditRequest_t *c = p;
@@ -768,7 +770,7 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 		void *ip = it->kind == TI_A_PKGD ? it->p : tb_ind_prop(px, NULL, it->p);
 		if (!c->contextPropAud && !(c->contextPropAud = NEW(px, struct ContextAttrAuditRequest__contextPropAud)))
 			return NULL;
-		rc = add(px, &c->contextPropAud->list, ip);
+		rc = ind_prop_add(px, &c->contextPropAud->list, ip);
 		break;
 	}
 	case TI_A_NESTED: {
@@ -778,7 +780,7 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 			if (!c->contextPropAud && !(c->contextPropAud = NEW(px, struct ContextAttrAuditRequest__contextPropAud)))
 				return NULL;
 			for (int i = 0; i < n->contextPropAud->list.count; i++)
-				if (add(px, &c->contextPropAud->list, n->contextPropAud->list.array[i]))
+				if (ind_prop_add(px, &c->contextPropAud->list, n->contextPropAud->list.array[i]))
 					return NULL;
 		}
 #define TAKE(f) if (n->f) c->f = n->f
@@ -1676,7 +1678,7 @@ static DigitMapValue_t *digit_map_value(text_parse *px, const text_tok *t)
 			c++;
 		if (q == d || c >= end || *c != ',' || *slot)
 			break;
-		unsigned long n;
+		unsigned long n = 0; /* -O3 cannot see parse_uint sets it */
 		if (parse_uint(px, d, (size_t)(q - d), (size_t)(d - (const char *)px->in), 99, &n) ||
 		    !(*slot = new_long(px, (long)n)))
 			return NULL;
