@@ -46,9 +46,25 @@ static void yyerror(text_loc *loc, text_parse *px, const char *msg)
 	tb_fail(px, MEGACO_ERR_TOO_DEEP, loc->first, "%s", msg);
 }
 
-static int yylex(YYSTYPE *lval, text_loc *lloc, text_parse *px)
+/*
+ * The token pull: a direct call into the chosen scanner, plus the brace depth
+ * limit. Nothing else is recorded per token; the context of an error message
+ * is worked out afterwards (text_error_context).
+ */
+static inline int yylex(YYSTYPE *lval, text_loc *lloc, text_parse *px)
 {
-	return text_next_token(px, lval, lloc);
+	void *s = px->scan->scanner;
+	int t = s ? text_re_lex(lval, lloc, s) : text_nr_lex(lval, lloc);
+	px->ntok++;
+	if (t == LBRKT || t == LSBRKT) {
+		if (++px->depth > px->max_depth) {
+			tb_fail(px, MEGACO_ERR_TOO_DEEP, lloc->first, "nesting deeper than %u", px->max_depth);
+			return TEXT_YYerror;
+		}
+	} else if ((t == RBRKT || t == RSBRKT) && px->depth) {
+		px->depth--;
+	}
+	return t;
 }
 
 #define CK(expr)                                                                    \
@@ -61,16 +77,20 @@ static int yylex(YYSTYPE *lval, text_loc *lloc, text_parse *px)
 		if (!(ptr))                                                                 \
 			YYABORT;                                                                \
 	} while (0)
+/* A new item (text_item_new: the parse's item pool), filled in. */
 #define ITEM(res, k, pv, nv, loc)                                                   \
 	do {                                                                            \
-		(res).kind = (k);                                                           \
-		(res).p = (pv);                                                             \
-		(res).n = (nv);                                                             \
-		(res).off = (loc).first;                                                    \
+		if (!((res) = text_item_new(px)))                                           \
+			YYABORT;                                                                \
+		(res)->kind = (k);                                                          \
+		(res)->p = (pv);                                                            \
+		(res)->n = (nv);                                                            \
+		(res)->off = (loc).first;                                                   \
 	} while (0)
 }
 
 %define api.pure full
+%define api.token.raw
 %define api.prefix {text_yy}
 %define api.location.type {text_loc}
 %define parse.error custom
@@ -82,11 +102,15 @@ static int yylex(YYSTYPE *lval, text_loc *lloc, text_parse *px)
 	@$.first = @$.last = 0;
 }
 
+/*
+ * 16 bytes: bison copies a value on every shift and twice on every reduce, so
+ * list items (48 bytes) are pointers into the parse's item pool instead.
+ */
 %union {
 	text_tok tok;
 	long num;
 	void *ptr;
-	text_item item;
+	text_item *item;
 }
 
 %token <tok> LBRKT "'{'" RBRKT "'}'" LSBRKT "'['" RSBRKT "']'" COMMA "','" EQUAL "'='"
@@ -298,8 +322,8 @@ action_request
 	;
 
 context_items
-	: context_item              { $$ = tb_action_request(px); NN($$); CK(tb_action_request_add(px, $$, &$1)); }
-	| context_items COMMA context_item { $$ = $1; CK(tb_action_request_add(px, $$, &$3)); }
+	: context_item              { $$ = tb_action_request(px); NN($$); CK(tb_action_request_add(px, $$, $1)); }
+	| context_items COMMA context_item { $$ = $1; CK(tb_action_request_add(px, $$, $3)); }
 	;
 
 context_item
@@ -311,10 +335,10 @@ context_item
 context_property
 	: KW_TOPOLOGY LBRKT topology_elems RBRKT
 		{ ITEM($$, TI_TOPOLOGY, $3, 0, @1); CK(tb_topology_done(px, $3, @4.first)); }
-	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, @3); CK(tb_uint(px, &$3, 15, &$$.n)); }
+	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, @3); CK(tb_uint(px, &$3, 15, &$$->n)); }
 	| KW_EMERGENCY              { ITEM($$, TI_EMERGENCY, NULL, 1, @1); }
 	| KW_EMERGENCY_OFF          { ITEM($$, TI_EMERGENCY, NULL, 0, @1); }
-	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_IEPS, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$.n)); }
+	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_IEPS, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$->n)); }
 	| KW_CONTEXT_ATTR LBRKT KW_CONTEXT_LIST EQUAL LBRKT ctxid_list RBRKT RBRKT
 		{ ITEM($$, TI_CTX_LIST, $6, 0, @1); }
 	| KW_CONTEXT_ATTR LBRKT property_parms_list RBRKT
@@ -332,8 +356,8 @@ ctxid_list
 	;
 
 ctx_audit_items
-	: ctx_audit_item            { $$ = tb_ctx_audit(px, NULL, &$1); NN($$); }
-	| ctx_audit_items COMMA ctx_audit_item { $$ = tb_ctx_audit(px, $1, &$3); NN($$); }
+	: ctx_audit_item            { $$ = tb_ctx_audit(px, NULL, $1); NN($$); }
+	| ctx_audit_items COMMA ctx_audit_item { $$ = tb_ctx_audit(px, $1, $3); NN($$); }
 	;
 
 ctx_audit_item
@@ -341,26 +365,26 @@ ctx_audit_item
 	| KW_EMERGENCY              { ITEM($$, TI_A_EMERGENCY, NULL, 0, @1); }
 	| KW_PRIORITY               { ITEM($$, TI_A_PRIORITY, NULL, 0, @1); }
 	| KW_IEPS                   { ITEM($$, TI_A_IEPS, NULL, 0, @1); }
-	| SAFE                      { ITEM($$, TI_A_PKGD, NULL, 0, @1); $$.p = tb_ind_prop(px, &$1, NULL); NN($$.p); }
+	| SAFE                      { ITEM($$, TI_A_PKGD, NULL, 0, @1); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
 	| property_parm             { ITEM($$, TI_A_PROP, $1, 0, @1); }
-	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_A_SEL_PRIORITY, NULL, 0, @3); CK(tb_uint(px, &$3, 15, &$$.n)); }
+	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_A_SEL_PRIORITY, NULL, 0, @3); CK(tb_uint(px, &$3, 15, &$$->n)); }
 	| KW_EMERGENCY_VALUE EQUAL KW_EMERGENCY     { ITEM($$, TI_A_SEL_EMERGENCY, NULL, 1, @1); }
 	| KW_EMERGENCY_VALUE EQUAL KW_EMERGENCY_OFF { ITEM($$, TI_A_SEL_EMERGENCY, NULL, 0, @1); }
-	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_A_SEL_IEPS, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$.n)); }
+	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_A_SEL_IEPS, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$->n)); }
 	| KW_AND_AUDITSELECT        { ITEM($$, TI_A_LOGIC, NULL, 0, @1); }
 	| KW_OR_AUDITSELECT         { ITEM($$, TI_A_LOGIC, NULL, 1, @1); }
 	| KW_CONTEXT_ATTR LBRKT ctx_audit_items RBRKT { ITEM($$, TI_A_NESTED, $3, 0, @1); }
 	;
 
 topology_elems
-	: topology_elem             { $$ = tb_topology(px, NULL, &$1); NN($$); }
-	| topology_elems COMMA topology_elem { $$ = tb_topology(px, $1, &$3); NN($$); }
+	: topology_elem             { $$ = tb_topology(px, NULL, $1); NN($$); }
+	| topology_elems COMMA topology_elem { $$ = tb_topology(px, $1, $3); NN($$); }
 	;
 
 topology_elem
-	: SAFE                      { ITEM($$, TI_TOPO_TID, NULL, 0, @1); $$.tok = $1; }
+	: SAFE                      { ITEM($$, TI_TOPO_TID, NULL, 0, @1); $$->tok = $1; }
 	| topo_dir_kw               { ITEM($$, TI_TOPO_DIR, NULL, $1.kw, @1); }
-	| KW_STREAM EQUAL SAFE      { ITEM($$, TI_TOPO_STREAM, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$.n)); }
+	| KW_STREAM EQUAL SAFE      { ITEM($$, TI_TOPO_STREAM, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
 	;
 
 topo_dir_kw : KW_BOTHWAY | KW_ISOLATE | KW_ONEWAY | KW_ONEWAY_EXTERNAL | KW_ONEWAY_BOTH ;
@@ -398,8 +422,8 @@ amm_params
 	;
 
 amm_param_list
-	: amm_param                 { $$ = tb_amm_list(px, NULL, &$1); NN($$); }
-	| amm_param_list COMMA amm_param { $$ = tb_amm_list(px, $1, &$3); NN($$); }
+	: amm_param                 { $$ = tb_amm_list(px, NULL, $1); NN($$); }
+	| amm_param_list COMMA amm_param { $$ = tb_amm_list(px, $1, $3); NN($$); }
 	;
 
 amm_param
@@ -565,8 +589,8 @@ action_reply
 	;
 
 reply_items
-	: reply_item                { $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_add(px, $$, &$1)); }
-	| reply_items COMMA reply_item { $$ = $1; CK(tb_action_reply_add(px, $$, &$3)); }
+	: reply_item                { $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_add(px, $$, $1)); }
+	| reply_items COMMA reply_item { $$ = $1; CK(tb_action_reply_add(px, $$, $3)); }
 	;
 
 reply_item
@@ -599,8 +623,8 @@ termination_audit
 	;
 
 audit_return_list
-	: audit_return_one          { $$ = tb_arp_list(px, NULL, &$1); NN($$); }
-	| audit_return_list COMMA audit_return_one { $$ = tb_arp_list(px, $1, &$3); NN($$); }
+	: audit_return_one          { $$ = tb_arp_list(px, NULL, $1); NN($$); }
+	| audit_return_list COMMA audit_return_one { $$ = tb_arp_list(px, $1, $3); NN($$); }
 	;
 
 audit_return_one
@@ -633,46 +657,46 @@ media_descriptor
 	;
 
 media_parms
-	: media_parm                { $$ = tb_media(px, NULL, &$1); NN($$); }
-	| media_parms COMMA media_parm { $$ = tb_media(px, $1, &$3); NN($$); }
+	: media_parm                { $$ = tb_media(px, NULL, $1); NN($$); }
+	| media_parms COMMA media_parm { $$ = tb_media(px, $1, $3); NN($$); }
 	;
 
 media_parm
 	: stream_parm               { $$ = $1; }
 	| KW_STREAM EQUAL SAFE LBRKT stream_parms RBRKT
-		{ ITEM($$, TI_STREAM, $5, 0, @1); CK(tb_uint(px, &$3, 65535, &$$.n)); }
+		{ ITEM($$, TI_STREAM, $5, 0, @1); CK(tb_uint(px, &$3, 65535, &$$->n)); }
 	| KW_TERMINATION_STATE LBRKT ts_parms RBRKT { ITEM($$, TI_TERMSTATE, $3, 0, @1); }
 	;
 
 stream_parms
-	: stream_parm               { $$ = tb_stream_parms(px, NULL, &$1); NN($$); }
-	| stream_parms COMMA stream_parm { $$ = tb_stream_parms(px, $1, &$3); NN($$); }
+	: stream_parm               { $$ = tb_stream_parms(px, NULL, $1); NN($$); }
+	| stream_parms COMMA stream_parm { $$ = tb_stream_parms(px, $1, $3); NN($$); }
 	;
 
 stream_parm
-	: KW_LOCAL LBRKT OCTETS_BODY RBRKT  { ITEM($$, TI_LOCAL, NULL, 0, @1); $$.p = tb_sdp(px, &$3); NN($$.p); }
-	| KW_REMOTE LBRKT OCTETS_BODY RBRKT { ITEM($$, TI_REMOTE, NULL, 0, @1); $$.p = tb_sdp(px, &$3); NN($$.p); }
+	: KW_LOCAL LBRKT OCTETS_BODY RBRKT  { ITEM($$, TI_LOCAL, NULL, 0, @1); $$->p = tb_sdp(px, &$3); NN($$->p); }
+	| KW_REMOTE LBRKT OCTETS_BODY RBRKT { ITEM($$, TI_REMOTE, NULL, 0, @1); $$->p = tb_sdp(px, &$3); NN($$->p); }
 	| KW_LOCAL_CONTROL LBRKT local_parms RBRKT { ITEM($$, TI_LOCALCONTROL, $3, 0, @1); }
 	| statistics_descriptor     { ITEM($$, TI_STATS, $1, 0, @1); }
 	;
 
 local_parms
-	: local_parm                { $$ = tb_local_control(px, NULL, &$1); NN($$); }
-	| local_parms COMMA local_parm { $$ = tb_local_control(px, $1, &$3); NN($$); }
+	: local_parm                { $$ = tb_local_control(px, NULL, $1); NN($$); }
+	| local_parms COMMA local_parm { $$ = tb_local_control(px, $1, $3); NN($$); }
 	;
 
 local_parm
 	: KW_MODE EQUAL stream_mode_kw { ITEM($$, TI_MODE, NULL, $3.kw, @1); }
 	| property_parm             { ITEM($$, TI_PROP, $1, 0, @1); }
-	| KW_RESERVED_VALUE EQUAL SAFE { ITEM($$, TI_RESERVED_VALUE, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$.n)); }
-	| KW_RESERVED_GROUP EQUAL SAFE { ITEM($$, TI_RESERVED_GROUP, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$.n)); }
+	| KW_RESERVED_VALUE EQUAL SAFE { ITEM($$, TI_RESERVED_VALUE, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$->n)); }
+	| KW_RESERVED_GROUP EQUAL SAFE { ITEM($$, TI_RESERVED_GROUP, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$->n)); }
 	;
 
 stream_mode_kw : KW_SENDONLY | KW_RECVONLY | KW_SENDRECV | KW_INACTIVE | KW_LOOPBACK ;
 
 ts_parms
-	: ts_parm                   { $$ = tb_term_state(px, NULL, &$1); NN($$); }
-	| ts_parms COMMA ts_parm    { $$ = tb_term_state(px, $1, &$3); NN($$); }
+	: ts_parm                   { $$ = tb_term_state(px, NULL, $1); NN($$); }
+	| ts_parms COMMA ts_parm    { $$ = tb_term_state(px, $1, $3); NN($$); }
 	;
 
 ts_parm
@@ -880,17 +904,17 @@ requested_event
 	;
 
 event_params
-	: event_param               { $$ = tb_list_new(px, NULL); NN($$); CK(tb_item_push(px, $$, &$1)); }
-	| event_params COMMA event_param { $$ = $1; CK(tb_item_push(px, $$, &$3)); }
+	: event_param               { $$ = tb_list_new(px, NULL); NN($$); CK(tb_item_push(px, $$, $1)); }
+	| event_params COMMA event_param { $$ = $1; CK(tb_item_push(px, $$, $3)); }
 	;
 
 event_param
 	: KW_EMBED LBRKT embed RBRKT { ITEM($$, TI_EMBED, $3, 0, @1); }
 	| KW_KEEP_ACTIVE            { ITEM($$, TI_KEEP_ACTIVE, NULL, 0, @1); }
-	| KW_DIGIT_MAP EQUAL word   { ITEM($$, TI_EVENT_DM, NULL, 0, @1); $$.p = tb_event_dm(px, &$3, NULL); NN($$.p); }
+	| KW_DIGIT_MAP EQUAL word   { ITEM($$, TI_EVENT_DM, NULL, 0, @1); $$->p = tb_event_dm(px, &$3, NULL); NN($$->p); }
 	| KW_DIGIT_MAP EQUAL LBRKT DIGITMAP_BODY RBRKT
-		{ ITEM($$, TI_EVENT_DM, NULL, 0, @1); $$.p = tb_event_dm(px, NULL, &$4); NN($$.p); }
-	| KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$.n)); }
+		{ ITEM($$, TI_EVENT_DM, NULL, 0, @1); $$->p = tb_event_dm(px, NULL, &$4); NN($$->p); }
+	| KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, @1); CK(tb_prop_name(px, $2, &$1)); }
 	| KW_NEVER_NOTIFY           { ITEM($$, TI_NEVER_NOTIFY, NULL, 0, @1); }
 	| KW_NOTIFY_IMMEDIATE       { ITEM($$, TI_NOTIFY_IMMEDIATE, NULL, 0, @1); }
@@ -922,14 +946,14 @@ signals_descriptor
 	;
 
 signal_parms
-	: signal_parm               { $$ = tb_list_new(px, $1.p); NN($$); }
-	| signal_parms COMMA signal_parm { CK(tb_list_add(px, $1, $3.p)); $$ = $1; }
+	: signal_parm               { $$ = tb_list_new(px, $1->p); NN($$); }
+	| signal_parms COMMA signal_parm { CK(tb_list_add(px, $1, $3->p)); $$ = $1; }
 	;
 
 signal_parm
-	: signal_request            { ITEM($$, 0, NULL, 0, @1); $$.p = tb_signal_request(px, $1); NN($$.p); }
+	: signal_request            { ITEM($$, 0, NULL, 0, @1); $$->p = tb_signal_request(px, $1); NN($$->p); }
 	| KW_SIGNAL_LIST EQUAL SAFE LBRKT signal_requests RBRKT
-		{ ITEM($$, 0, NULL, 0, @1); $$.p = tb_seq_sig_list(px, &$3, $5); NN($$.p); }
+		{ ITEM($$, 0, NULL, 0, @1); $$->p = tb_seq_sig_list(px, &$3, $5); NN($$->p); }
 	;
 
 signal_requests
@@ -943,20 +967,20 @@ signal_request
 	;
 
 sig_params
-	: sig_param                 { $$ = tb_signal(px, NULL); NN($$); CK(tb_signal_add(px, $$, &$1)); }
-	| sig_params COMMA sig_param { $$ = $1; CK(tb_signal_add(px, $$, &$3)); }
+	: sig_param                 { $$ = tb_signal(px, NULL); NN($$); CK(tb_signal_add(px, $$, $1)); }
+	| sig_params COMMA sig_param { $$ = $1; CK(tb_signal_add(px, $$, $3)); }
 	;
 
 sig_param
-	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$.n)); }
+	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
 	| KW_SIGNAL_TYPE EQUAL signal_type_kw { ITEM($$, TI_SIGNAL_TYPE, NULL, $3.kw, @1); }
-	| KW_DURATION EQUAL SAFE    { ITEM($$, TI_DURATION, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$.n)); }
+	| KW_DURATION EQUAL SAFE    { ITEM($$, TI_DURATION, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, @1); CK(tb_prop_name(px, $2, &$1)); }
 	| KW_NOTIFY_COMPLETION EQUAL LBRKT reasons RBRKT { ITEM($$, TI_NOTIFY_COMPLETION, $4, 0, @1); }
 	| KW_KEEP_ACTIVE            { ITEM($$, TI_KEEP_ACTIVE, NULL, 0, @1); }
 	| KW_DIRECTION EQUAL direction_kw { ITEM($$, TI_DIRECTION, NULL, $3.kw, @1); }
-	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, @3); CK(tb_request_id(px, &$3, &$$.n)); }
-	| KW_INTSIG_DELAY EQUAL SAFE { ITEM($$, TI_INTSIG_DELAY, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$.n)); }
+	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, @3); CK(tb_request_id(px, &$3, &$$->n)); }
+	| KW_INTSIG_DELAY EQUAL SAFE { ITEM($$, TI_INTSIG_DELAY, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
 	;
 
 signal_type_kw : KW_ON_OFF | KW_TIME_OUT | KW_BRIEF ;
@@ -990,12 +1014,12 @@ observed_event
 	;
 
 oe_params
-	: oe_param                  { $$ = tb_list_new(px, NULL); NN($$); CK(tb_item_push(px, $$, &$1)); }
-	| oe_params COMMA oe_param  { $$ = $1; CK(tb_item_push(px, $$, &$3)); }
+	: oe_param                  { $$ = tb_list_new(px, NULL); NN($$); CK(tb_item_push(px, $$, $1)); }
+	| oe_params COMMA oe_param  { $$ = $1; CK(tb_item_push(px, $$, $3)); }
 	;
 
 oe_param
-	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$.n)); }
+	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, @1); CK(tb_prop_name(px, $2, &$1)); }
 	;
 
@@ -1054,8 +1078,8 @@ audit_descriptor
 	;
 
 audit_items
-	: audit_item                { $$ = tb_audit(px, NULL, &$1); NN($$); }
-	| audit_items COMMA audit_item { $$ = tb_audit(px, $1, &$3); NN($$); }
+	: audit_item                { $$ = tb_audit(px, NULL, $1); NN($$); }
+	| audit_items COMMA audit_item { $$ = tb_audit(px, $1, $3); NN($$); }
 	;
 
 audit_item
@@ -1064,68 +1088,68 @@ audit_item
 	| KW_EVENT_BUFFER           { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, @1); }
 	| KW_EVENTS                 { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, @1); }
 	| KW_MEDIA LBRKT ia_media_parms RBRKT { ITEM($$, TI_IA_MEDIA, $3, 0, @1); CK(tb_ia_media_done(px, $3)); }
-	| KW_EVENTS LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, @1); $$.p = tb_ia_events(px, NULL, &$3); NN($$.p); }
-	| KW_EVENTS EQUAL SAFE LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, @1); $$.p = tb_ia_events(px, &$3, &$5); NN($$.p); }
+	| KW_EVENTS LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, @1); $$->p = tb_ia_events(px, NULL, &$3); NN($$->p); }
+	| KW_EVENTS EQUAL SAFE LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, @1); $$->p = tb_ia_events(px, &$3, &$5); NN($$->p); }
 	| KW_SIGNALS LBRKT RBRKT    { ITEM($$, TI_IA_SIGNALS, NULL, 0, @1); }
 	| KW_SIGNALS LBRKT ia_signal_request RBRKT { ITEM($$, TI_IA_SIGNALS, $3, 0, @1); }
 	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQUAL SAFE RBRKT
-		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, @1); $$.p = tb_ia_seq_sig(px, &$5, NULL); NN($$.p); }
+		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, @1); $$->p = tb_ia_seq_sig(px, &$5, NULL); NN($$->p); }
 	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQUAL SAFE LBRKT ia_signal_request RBRKT RBRKT
-		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, @1); $$.p = tb_ia_seq_sig(px, &$5, $7); NN($$.p); }
-	| KW_DIGIT_MAP EQUAL word   { ITEM($$, TI_IA_DIGITMAP, NULL, 0, @1); $$.p = tb_ia_digit_map(px, &$3); NN($$.p); }
-	| KW_EVENT_BUFFER LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, @1); $$.p = tb_ia_event_buffer(px, &$3, NULL); NN($$.p); }
+		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, @1); $$->p = tb_ia_seq_sig(px, &$5, $7); NN($$->p); }
+	| KW_DIGIT_MAP EQUAL word   { ITEM($$, TI_IA_DIGITMAP, NULL, 0, @1); $$->p = tb_ia_digit_map(px, &$3); NN($$->p); }
+	| KW_EVENT_BUFFER LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, @1); $$->p = tb_ia_event_buffer(px, &$3, NULL); NN($$->p); }
 	| KW_EVENT_BUFFER LBRKT SAFE LBRKT KW_STREAM EQUAL SAFE RBRKT RBRKT
-		{ ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, @1); $$.p = tb_ia_event_buffer(px, &$3, &$7); NN($$.p); }
-	| KW_STATS LBRKT SAFE RBRKT { ITEM($$, TI_IA_STATS, NULL, 0, @1); $$.p = tb_ia_stats(px, &$3); NN($$.p); }
-	| KW_PACKAGES LBRKT SAFE RBRKT { ITEM($$, TI_IA_PACKAGES, NULL, 0, @1); $$.p = tb_ia_packages(px, &$3); NN($$.p); }
+		{ ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, @1); $$->p = tb_ia_event_buffer(px, &$3, &$7); NN($$->p); }
+	| KW_STATS LBRKT SAFE RBRKT { ITEM($$, TI_IA_STATS, NULL, 0, @1); $$->p = tb_ia_stats(px, &$3); NN($$->p); }
+	| KW_PACKAGES LBRKT SAFE RBRKT { ITEM($$, TI_IA_PACKAGES, NULL, 0, @1); $$->p = tb_ia_packages(px, &$3); NN($$->p); }
 	;
 
 ia_media_parms
-	: ia_media_parm             { $$ = tb_ia_media(px, NULL, &$1); NN($$); }
-	| ia_media_parms COMMA ia_media_parm { $$ = tb_ia_media(px, $1, &$3); NN($$); }
+	: ia_media_parm             { $$ = tb_ia_media(px, NULL, $1); NN($$); }
+	| ia_media_parms COMMA ia_media_parm { $$ = tb_ia_media(px, $1, $3); NN($$); }
 	;
 
 ia_media_parm
 	: ia_stream_parm            { $$ = $1; }
 	| KW_STREAM EQUAL SAFE LBRKT ia_stream_parms RBRKT
-		{ ITEM($$, TI_STREAM, $5, 0, @1); CK(tb_uint(px, &$3, 65535, &$$.n)); }
+		{ ITEM($$, TI_STREAM, $5, 0, @1); CK(tb_uint(px, &$3, 65535, &$$->n)); }
 	| KW_TERMINATION_STATE LBRKT ia_ts_parms RBRKT { ITEM($$, TI_TERMSTATE, $3, 0, @1); }
 	;
 
 ia_stream_parms
-	: ia_stream_parm            { $$ = tb_ia_stream_parms(px, NULL, &$1); NN($$); }
-	| ia_stream_parms COMMA ia_stream_parm { $$ = tb_ia_stream_parms(px, $1, &$3); NN($$); }
+	: ia_stream_parm            { $$ = tb_ia_stream_parms(px, NULL, $1); NN($$); }
+	| ia_stream_parms COMMA ia_stream_parm { $$ = tb_ia_stream_parms(px, $1, $3); NN($$); }
 	;
 
 ia_stream_parm
 	: KW_LOCAL_CONTROL LBRKT ia_local_parms RBRKT { ITEM($$, TI_LOCALCONTROL, $3, 0, @1); }
-	| KW_STATS LBRKT SAFE RBRKT { ITEM($$, TI_STATS, NULL, 0, @1); $$.p = tb_ia_stats(px, &$3); NN($$.p); }
-	| KW_LOCAL LBRKT OCTETS_BODY RBRKT  { ITEM($$, TI_LOCAL, NULL, 0, @1); $$.p = tb_ia_sdp(px, &$3); NN($$.p); }
-	| KW_REMOTE LBRKT OCTETS_BODY RBRKT { ITEM($$, TI_REMOTE, NULL, 0, @1); $$.p = tb_ia_sdp(px, &$3); NN($$.p); }
+	| KW_STATS LBRKT SAFE RBRKT { ITEM($$, TI_STATS, NULL, 0, @1); $$->p = tb_ia_stats(px, &$3); NN($$->p); }
+	| KW_LOCAL LBRKT OCTETS_BODY RBRKT  { ITEM($$, TI_LOCAL, NULL, 0, @1); $$->p = tb_ia_sdp(px, &$3); NN($$->p); }
+	| KW_REMOTE LBRKT OCTETS_BODY RBRKT { ITEM($$, TI_REMOTE, NULL, 0, @1); $$->p = tb_ia_sdp(px, &$3); NN($$->p); }
 	;
 
 ia_local_parms
-	: ia_local_parm             { $$ = tb_ia_local_control(px, NULL, &$1); NN($$); }
-	| ia_local_parms COMMA ia_local_parm { $$ = tb_ia_local_control(px, $1, &$3); NN($$); }
+	: ia_local_parm             { $$ = tb_ia_local_control(px, NULL, $1); NN($$); }
+	| ia_local_parms COMMA ia_local_parm { $$ = tb_ia_local_control(px, $1, $3); NN($$); }
 	;
 
 ia_local_parm
 	: KW_MODE                   { ITEM($$, TI_MODE, NULL, -1, @1); }
 	| KW_MODE EQUAL stream_mode_kw { ITEM($$, TI_MODE, NULL, $3.kw, @1); }
-	| SAFE                      { ITEM($$, TI_PROP, NULL, 0, @1); $$.p = tb_ind_prop(px, &$1, NULL); NN($$.p); }
-	| property_parm             { ITEM($$, TI_PROP, NULL, 0, @1); $$.p = tb_ind_prop(px, NULL, $1); NN($$.p); }
+	| SAFE                      { ITEM($$, TI_PROP, NULL, 0, @1); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
+	| property_parm             { ITEM($$, TI_PROP, NULL, 0, @1); $$->p = tb_ind_prop(px, NULL, $1); NN($$->p); }
 	| KW_RESERVED_VALUE         { ITEM($$, TI_RESERVED_VALUE, NULL, 0, @1); }
 	| KW_RESERVED_GROUP         { ITEM($$, TI_RESERVED_GROUP, NULL, 0, @1); }
 	;
 
 ia_ts_parms
-	: ia_ts_parm                { $$ = tb_ia_term_state(px, NULL, &$1); NN($$); }
-	| ia_ts_parms COMMA ia_ts_parm { $$ = tb_ia_term_state(px, $1, &$3); NN($$); }
+	: ia_ts_parm                { $$ = tb_ia_term_state(px, NULL, $1); NN($$); }
+	| ia_ts_parms COMMA ia_ts_parm { $$ = tb_ia_term_state(px, $1, $3); NN($$); }
 	;
 
 ia_ts_parm
-	: SAFE                      { ITEM($$, TI_PROP, NULL, 0, @1); $$.p = tb_ind_prop(px, &$1, NULL); NN($$.p); }
-	| property_parm             { ITEM($$, TI_PROP, NULL, 0, @1); $$.p = tb_ind_prop(px, NULL, $1); NN($$.p); }
+	: SAFE                      { ITEM($$, TI_PROP, NULL, 0, @1); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
+	| property_parm             { ITEM($$, TI_PROP, NULL, 0, @1); $$->p = tb_ind_prop(px, NULL, $1); NN($$->p); }
 	| KW_SERVICE_STATES         { ITEM($$, TI_SERVICE_STATE, NULL, -1, @1); }
 	| KW_SERVICE_STATES EQUAL service_state_kw { ITEM($$, TI_SERVICE_STATE, NULL, $3.kw, @1); }
 	| KW_BUFFER                 { ITEM($$, TI_BUFFER, NULL, 0, @1); }
@@ -1137,13 +1161,13 @@ ia_signal_request
 	;
 
 ia_sig_params
-	: ia_sig_param              { $$ = tb_ia_signal(px, NULL, NULL); NN($$); CK(tb_ia_signal_add(px, $$, &$1)); }
-	| ia_sig_params COMMA ia_sig_param { $$ = $1; CK(tb_ia_signal_add(px, $$, &$3)); }
+	: ia_sig_param              { $$ = tb_ia_signal(px, NULL, NULL); NN($$); CK(tb_ia_signal_add(px, $$, $1)); }
+	| ia_sig_params COMMA ia_sig_param { $$ = $1; CK(tb_ia_signal_add(px, $$, $3)); }
 	;
 
 ia_sig_param
-	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$.n)); }
-	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, @3); CK(tb_request_id(px, &$3, &$$.n)); }
+	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, @3); CK(tb_request_id(px, &$3, &$$->n)); }
 	;
 
 /* ---- service change ---------------------------------------------------- */
@@ -1153,22 +1177,22 @@ services_descriptor
 	;
 
 sc_parms
-	: sc_parm                   { $$ = tb_sc(px, NULL, &$1); NN($$); }
-	| sc_parms COMMA sc_parm    { $$ = tb_sc(px, $1, &$3); NN($$); }
+	: sc_parm                   { $$ = tb_sc(px, NULL, $1); NN($$); }
+	| sc_parms COMMA sc_parm    { $$ = tb_sc(px, $1, $3); NN($$); }
 	;
 
 sc_parm
-	: KW_METHOD EQUAL sc_method_kw { ITEM($$, TI_SC_METHOD, NULL, $3.kw, @1); $$.tok = $3; }
-	| KW_REASON EQUAL value     { ITEM($$, TI_SC_REASON, NULL, 0, @1); $$.tok = $3; }
-	| KW_DELAY EQUAL SAFE       { ITEM($$, TI_SC_DELAY, NULL, 0, @3); CK(tb_uint(px, &$3, 4294967295u, &$$.n)); }
-	| KW_SERVICE_CHANGE_ADDRESS EQUAL MID { ITEM($$, TI_SC_ADDRESS, NULL, 0, @3); $$.tok = $3; }
-	| KW_MGC_ID EQUAL MID       { ITEM($$, TI_SC_MGCID, NULL, 0, @3); $$.tok = $3; }
-	| KW_PROFILE EQUAL SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, @3); $$.tok = $3; }
-	| KW_VERSION EQUAL SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, @3); CK(tb_uint(px, &$3, 99, &$$.n)); }
+	: KW_METHOD EQUAL sc_method_kw { ITEM($$, TI_SC_METHOD, NULL, $3.kw, @1); $$->tok = $3; }
+	| KW_REASON EQUAL value     { ITEM($$, TI_SC_REASON, NULL, 0, @1); $$->tok = $3; }
+	| KW_DELAY EQUAL SAFE       { ITEM($$, TI_SC_DELAY, NULL, 0, @3); CK(tb_uint(px, &$3, 4294967295u, &$$->n)); }
+	| KW_SERVICE_CHANGE_ADDRESS EQUAL MID { ITEM($$, TI_SC_ADDRESS, NULL, 0, @3); $$->tok = $3; }
+	| KW_MGC_ID EQUAL MID       { ITEM($$, TI_SC_MGCID, NULL, 0, @3); $$->tok = $3; }
+	| KW_PROFILE EQUAL SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, @3); $$->tok = $3; }
+	| KW_VERSION EQUAL SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, @3); CK(tb_uint(px, &$3, 99, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_SC_EXTENSION, $2, 0, @1); CK(tb_prop_name(px, $2, &$1)); }
-	| SAFE                      { ITEM($$, TI_SC_TIMESTAMP, NULL, 0, @1); $$.tok = $1; }
+	| SAFE                      { ITEM($$, TI_SC_TIMESTAMP, NULL, 0, @1); $$->tok = $1; }
 	| KW_SERVICE_CHANGE_INCOMPLETE { ITEM($$, TI_SC_INCOMPLETE, NULL, 0, @1); }
-	| audit_item                { $$ = $1; $$.n2 = $$.kind; $$.kind = TI_SC_AUDIT; }
+	| audit_item                { $$ = $1; $$->n2 = $$->kind; $$->kind = TI_SC_AUDIT; }
 	;
 
 sc_method_kw : KW_FAILOVER | KW_FORCED | KW_GRACEFUL | KW_RESTART | KW_DISCONNECTED
@@ -1195,13 +1219,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, text_parse *px)
 		snprintf(want + w, sizeof want - w, " or one of %d other tokens", n - MAX_EXPECTED);
 	if (n <= 0)
 		snprintf(want, sizeof want, "nothing more");
-	/* The brace the error is in; the offending token may itself open or close one. */
+	/* The offending token, so that text_error_context finds the brace it is in. */
 	yysymbol_kind_t la = yypcontext_token(ctx);
-	px->err_depth = px->depth;
-	if ((la == YYSYMBOL_RBRKT || la == YYSYMBOL_RSBRKT) && px->closed)
-		px->err_depth++;
-	else if ((la == YYSYMBOL_LBRKT || la == YYSYMBOL_LSBRKT) && px->err_depth)
-		px->err_depth--;
+	px->err_ntok = la == YYSYMBOL_YYEMPTY ? px->ntok + 1 : px->ntok;
 	if (la == YYSYMBOL_YYEOF)
 		tb_fail(px, MEGACO_ERR_SYNTAX, px->len, "found the end of the message where %s was expected",
 		        want);

@@ -64,6 +64,15 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 int text_encode_message(const megaco_message *msg, int compact, unsigned char *buf, size_t cap,
                         size_t *out_len, megaco_error *err);
 
+/*
+ * Text scanner alone, for megaco-bench's scanner-only rows: runs the scanner
+ * o->scanner selects over all of buf and throws the tokens away. Returns
+ * MEGACO_OK or the scanner's error (TOKEN_TOO_LONG, UNTERMINATED,
+ * BAD_CHARACTER, SYNTAX for a bad mId, NOMEM, TOO_LARGE); grammar errors are
+ * not looked for. Defined in text_decode.c.
+ */
+int text_scan_only(const unsigned char *buf, size_t len, const megaco_options *o, megaco_error *err);
+
 /* Structural BER check (tags, lengths, depth) before asn1c sees the bytes. */
 int ber_scan(const unsigned char *buf, size_t len, unsigned max_depth, size_t max_size,
              megaco_error *err);

@@ -5,6 +5,9 @@
  * global-state), and turns the first error into a megaco_error with line and
  * column.
  *
+ * Per token, the parse keeps only the brace depth; an error's context ("while
+ * parsing Media ...") comes from scanning the input again once it has failed.
+ *
  * The global-state scanner keeps its state in flex's static variables, so
  * every use of it runs under nr_lock: one non-reentrant decode at a time in
  * the whole process, whatever the thread. The reentrant scanner needs no lock.
@@ -20,36 +23,6 @@
 #include "text_parse.h"
 
 static pthread_mutex_t nr_lock = PTHREAD_MUTEX_INITIALIZER;
-
-int text_next_token(text_parse *px, union TEXT_YYSTYPE *lval, text_loc *lloc)
-{
-	int t = px->next(lval, lloc, px->scanner);
-	if (t == LBRKT || t == LSBRKT) {
-		if (++px->depth > px->max_depth) {
-			tb_fail(px, MEGACO_ERR_TOO_DEEP, lloc->first, "nesting deeper than %u", px->max_depth);
-			return TEXT_YYerror;
-		}
-		/* Name the construct: "al/of {" in a list, else the last keyword (Media {). */
-		if (px->depth <= TEXT_CONTEXTS)
-			px->open[px->depth - 1] = (px->prev_kind == SAFE &&
-			                           (px->prev2_kind == LBRKT || px->prev2_kind == COMMA))
-			                              ? px->prev_tok : px->last_kw;
-	}
-	px->closed = (t == RBRKT || t == RSBRKT) && px->depth;
-	if (px->closed)
-		px->depth--;
-	px->prev2_kind = px->prev_kind;
-	px->prev_kind = t;
-	if (t > 0 && t != TEXT_YYerror) {
-		px->prev_tok = lval->tok;
-		if (lval->tok.kw >= 0 && t != SAFE && t != QSTRING)
-			px->last_kw = lval->tok;
-	}
-	return t;
-}
-
-/* "while parsing Media (line 4, column 9): " for the innermost open brace, or "". */
-static void context_prefix(const text_parse *px, char *out, size_t cap);
 
 /* 1-based line and byte column of offset off; LF, CR LF and lone CR end lines. */
 static void line_col(const unsigned char *in, size_t len, size_t off, unsigned *line, unsigned *col)
@@ -68,13 +41,62 @@ static void line_col(const unsigned char *in, size_t len, size_t off, unsigned *
 	*col = (unsigned)(off - start + 1);
 }
 
-static void context_prefix(const text_parse *px, char *out, size_t cap)
+static void scan_init(text_scan_state *st, const unsigned char *buf, size_t len,
+                      const megaco_options *o)
 {
+	memset(st, 0, offsetof(text_scan_state, own));
+	st->in = buf;
+	st->len = len;
+	st->al = o->allocator ? o->allocator : &megaco_default_allocator;
+	st->max_token = o->max_token_length ? o->max_token_length : (size_t)-1;
+}
+
+/*
+ * Replays the first err_ntok - 1 tokens, keeping what the parse itself no
+ * longer keeps: for each open brace, the construct it belongs to ("al/of {"
+ * in a list, else the last keyword, as in Media {).
+ */
+void text_error_context(const text_parse *px, char *out, size_t cap)
+{
+	enum { CONTEXTS = 32 }; /* innermost contexts; deeper ones are not recorded */
+	text_tok open[CONTEXTS], prev_tok = {0}, last_kw = {0};
+	int prev_kind = 0, prev2_kind = 0;
+	unsigned depth = 0;
 	out[0] = 0;
-	unsigned d = px->err_depth;
-	if (!d)
+	if (!px->err_ntok)
 		return;
-	const text_tok *c = &px->open[(d > TEXT_CONTEXTS ? TEXT_CONTEXTS : d) - 1];
+	megaco_options o;
+	megaco_options_init(&o);
+	o.max_token_length = px->scan->max_token;
+	o.allocator = px->scan->al;
+	text_scan_state st;
+	scan_init(&st, px->in, px->len, &o);
+	if (text_scan_re_open(&st))
+		return;
+	union TEXT_YYSTYPE lval;
+	text_loc lloc;
+	for (unsigned long i = 1; i < px->err_ntok; i++) {
+		int t = text_re_lex(&lval, &lloc, st.scanner);
+		if (t <= 0 || t == TEXT_YYerror)
+			break;
+		if (t == LBRKT || t == LSBRKT) {
+			depth++;
+			if (depth <= CONTEXTS)
+				open[depth - 1] = (prev_kind == SAFE && (prev2_kind == LBRKT || prev2_kind == COMMA))
+				                      ? prev_tok : last_kw;
+		} else if ((t == RBRKT || t == RSBRKT) && depth) {
+			depth--;
+		}
+		prev2_kind = prev_kind;
+		prev_kind = t;
+		prev_tok = lval.tok;
+		if (lval.tok.kw >= 0 && t != SAFE && t != QSTRING)
+			last_kw = lval.tok;
+	}
+	text_scan_re_close(&st);
+	if (!depth)
+		return;
+	const text_tok *c = &open[(depth > CONTEXTS ? CONTEXTS : depth) - 1];
 	if (!c->len)
 		return;
 	unsigned line, col;
@@ -91,23 +113,64 @@ static int run(text_parse *px, int reentrant)
 {
 	int rc;
 	if (reentrant) {
-		rc = text_scan_re_open(px->scan, &px->scanner);
+		rc = text_scan_re_open(px->scan);
 		if (rc)
 			return rc;
-		px->next = text_scan_re_next;
 		rc = text_yyparse(px);
-		text_scan_re_close(px->scanner);
+		text_scan_re_close(px->scan);
 		return rc;
 	}
 	pthread_mutex_lock(&nr_lock);
-	rc = text_scan_nr_open(px->scan, &px->scanner);
+	rc = text_scan_nr_open(px->scan);
 	if (!rc) {
-		px->next = text_scan_nr_next;
 		rc = text_yyparse(px);
-		text_scan_nr_close(px->scanner);
+		text_scan_nr_close(px->scan);
 	}
 	pthread_mutex_unlock(&nr_lock);
 	return rc;
+}
+
+static int scan_error(const text_scan_state *st, megaco_error *err)
+{
+	unsigned line, col;
+	line_col(st->in, st->len, st->err_off, &line, &col);
+	return set_error_text(err, st->err, st->err_off, line, col, "found %s (line %u, column %u)",
+	                      st->err_what, line, col);
+}
+
+int text_scan_only(const unsigned char *buf, size_t len, const megaco_options *opts,
+                   megaco_error *err)
+{
+	megaco_options store;
+	const megaco_options *o = options_or_default(opts, &store);
+	if (len > UINT32_MAX - 2)
+		return set_error(err, MEGACO_ERR_TOO_LARGE, 0, "text messages are limited to 4 GiB");
+	text_scan_state st;
+	scan_init(&st, buf, len, o);
+	union TEXT_YYSTYPE lval;
+	text_loc lloc;
+	int rc, t;
+	if (o->scanner != MEGACO_SCANNER_NON_REENTRANT) {
+		if ((rc = text_scan_re_open(&st)) != 0)
+			return set_error(err, rc, 0, "%s", megaco_strerror(rc));
+		while ((t = text_re_lex(&lval, &lloc, st.scanner)) > 0 && t != TEXT_YYerror)
+			;
+		text_scan_re_close(&st);
+	} else {
+		pthread_mutex_lock(&nr_lock);
+		if ((rc = text_scan_nr_open(&st)) == 0) {
+			while ((t = text_nr_lex(&lval, &lloc)) > 0 && t != TEXT_YYerror)
+				;
+			text_scan_nr_close(&st);
+		}
+		pthread_mutex_unlock(&nr_lock);
+		if (rc)
+			return set_error(err, rc, 0, "%s", megaco_strerror(rc));
+	}
+	if (st.err)
+		return scan_error(&st, err);
+	clear_error(err);
+	return MEGACO_OK;
 }
 
 int text_decode_message(const unsigned char *buf, size_t len, const megaco_options *opts,
@@ -115,31 +178,18 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 {
 	megaco_options store;
 	const megaco_options *o = options_or_default(opts, &store);
-	const megaco_allocator *al = o->allocator ? o->allocator : &megaco_default_allocator;
 	/* Token offsets are 32-bit (text_tok). */
 	if (len > UINT32_MAX - 2)
 		return set_error(err, MEGACO_ERR_TOO_LARGE, 0, "text messages are limited to 4 GiB");
 	text_scan_state st;
-	memset(&st, 0, offsetof(text_scan_state, pool));
-	st.in = buf;
-	st.len = len;
-	st.al = al;
-	st.max_token = o->max_token_length ? o->max_token_length : (size_t)-1;
-
-	/* flex scans in place from a buffer that ends in two NULs. */
-	st.copy = al->alloc(al->user_data, len + 2);
-	if (!st.copy)
-		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	memcpy(st.copy, buf, len);
-	st.copy[len] = st.copy[len + 1] = 0;
+	scan_init(&st, buf, len, o);
 
 	megaco_message *msg = message_create(MEGACO_NAMES_TEXT, o);
-	if (!msg) {
-		al->free(al->user_data, st.copy);
+	if (!msg)
 		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	}
 	text_parse px;
-	memset(&px, 0, sizeof px);
+	memset(&px, 0, offsetof(text_parse, err_text));
+	px.err_text[0] = 0;
 	px.msg = msg;
 	px.A = &msg->arena;
 	px.in = buf;
@@ -152,7 +202,6 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 	megaco_arena *prev = arena_set_current(&msg->arena);
 	int rc = run(&px, o->scanner != MEGACO_SCANNER_NON_REENTRANT);
 	arena_set_current(prev);
-	al->free(al->user_data, st.copy);
 
 	if (rc == 0 && !px.err && !st.err && !msg->arena.failed) {
 		*out = msg;
@@ -163,14 +212,13 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 	size_t off;
 	char text[256]; /* context + builder text; megaco_error.message truncates */
 	if (st.err) {
-		code = st.err;
-		off = st.err_off;
-		snprintf(text, sizeof text, "found %s", st.err_what);
+		megaco_message_free(msg);
+		return scan_error(&st, err);
 	} else if (px.err) {
 		code = px.err;
 		off = px.err_off;
 		char ctx[80];
-		context_prefix(&px, ctx, sizeof ctx);
+		text_error_context(&px, ctx, sizeof ctx);
 		snprintf(text, sizeof text, "%s%s", ctx, px.err_text);
 	} else if (rc == 2 || msg->arena.failed) {
 		code = MEGACO_ERR_NOMEM;

@@ -7,6 +7,7 @@
 #define MEGACO_TEXT_PARSE_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "asn_SEQUENCE_OF.h"
 #include "internal.h"
@@ -57,38 +58,54 @@ enum text_item_kind {
 	TI_SC_VERSION, TI_SC_EXTENSION, TI_SC_TIMESTAMP, TI_SC_INCOMPLETE, TI_SC_AUDIT
 };
 
-union TEXT_YYSTYPE;
+#define TEXT_ITEM_POOL 128
 
-typedef int (*text_next_fn)(union TEXT_YYSTYPE *lval, text_loc *lloc, void *scanner);
+struct text_parse;
+int tb_fail(struct text_parse *px, int code, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 typedef struct text_parse {
 	megaco_message *msg;
 	megaco_arena *A;
 	const unsigned char *in;
 	size_t len;
-	text_scan_state *scan;
-	void *scanner;
-	text_next_fn next;       /* the reentrant or the global-state scanner */
+	text_scan_state *scan;   /* scan->scanner: the reentrant scanner, NULL: the global one */
 	unsigned depth, max_depth;
+	unsigned long ntok;      /* tokens pulled so far */
+	unsigned long err_ntok;  /* a grammar error's token is the err_ntok-th; 0: none */
 	int err;                 /* first error seen by the parser or a builder */
 	size_t err_off;
-	char err_text[160];
-	/* What each open '{' belongs to, for "while parsing X" in syntax errors. */
-	int prev_kind, prev2_kind;   /* the last two token kinds */
-	text_tok prev_tok, last_kw;  /* the last token, the last keyword */
-	text_tok open[32];           /* innermost contexts; deeper ones are not recorded */
-	unsigned err_depth;          /* brace depth of a grammar error, 0: none */
-	int closed;                  /* the last token closed a brace */
+	unsigned nitems;         /* items[] used */
+	char err_text[160];      /* from here on: not zeroed per decode */
+	text_item items[TEXT_ITEM_POOL];
 } text_parse;
 
-#define TEXT_CONTEXTS 32
+/*
+ * A zeroed list item for a grammar action: from px->items while they last (a
+ * corpus message uses fewer than 60), then from the message arena. NULL, with
+ * px->err set, when out of memory.
+ */
+static inline text_item *text_item_new(text_parse *px)
+{
+	text_item *it;
+	if (px->nitems < TEXT_ITEM_POOL) {
+		it = &px->items[px->nitems++];
+		memset(it, 0, sizeof *it);
+		return it;
+	}
+	it = arena_alloc(px->A, sizeof *it);
+	if (!it)
+		tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
+	return it;
+}
 
-/* The parser's token source: the scanner through px->next, plus brace depth. */
-int text_next_token(text_parse *px, union TEXT_YYSTYPE *lval, text_loc *lloc);
-
-/* Records the first error (printf-style text) and returns -1. */
-int tb_fail(text_parse *px, int code, size_t off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/*
+ * "while parsing X (line l, column c): " naming the construct that owns the
+ * innermost brace open before the err_ntok-th token, or "". Worked out only
+ * when an error is reported, by scanning the input again (as PostgreSQL turns
+ * byte offsets into lines only for the message): the token pull stays cheap.
+ */
+void text_error_context(const text_parse *px, char *out, size_t cap);
 
 /* Builders; NULL or nonzero means failure with px->err set. */
 int tb_uint(text_parse *px, const text_tok *t, unsigned long max, long *out);

@@ -4,8 +4,10 @@
  * that model equals the one from Erlang's BER of the same message except for
  * the name fields (text vs binary form, docs/model.md); the RFC 3525 examples
  * decode or fail where the manifest says; tables of lexical edge cases and of
- * invalid inputs with their error code and line:column; the global-state
- * scanner from four threads at once.
+ * invalid inputs with their error code and line:column; every byte value
+ * inside a word (the scanner's byte table against flex's SafeChar class); a
+ * decode nested in a decode's allocator call; both scanners from four threads
+ * at once, with failing decodes in between.
  *
  * Models are compared through asn1c's asn_fprint dump, which shows every field.
  */
@@ -494,10 +496,121 @@ static void test_invalid_inputs(void **state)
 	assert_int_equal(failures, 0);
 }
 
-/* ---- the global-state scanner from four threads ----------------------------------------- */
+/* ---- every byte value inside a word ------------------------------------------------------ */
+
+/*
+ * The scanner matches a word's first byte with flex and the rest with a byte
+ * table (grammar/megaco.l): the table must take exactly flex's SafeChar set.
+ * A termination ID "a<b>b" decodes to itself when b is a SafeChar (or 0x80-FF)
+ * and is rejected otherwise (split into two words, or a bad character).
+ */
+static int is_safe_char(int b)
+{
+	return (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9') ||
+	       (b && strchr("-+&!_/'?@^`~*$\\()%|.", b)) || b >= 0x80;
+}
+
+static void test_word_bytes(void **state)
+{
+	(void)state;
+	int failures = 0;
+	for (int b = 1; b < 256; b++) {
+		for (int sc = 0; sc < 2; sc++) {
+			char in[160];
+			int n = snprintf(in, sizeof in, REQ("Notify = a%cb { ObservedEvents = 1 { al/on } }"), b);
+			megaco_message *m = NULL;
+			megaco_error err;
+			int rc = decode(MEGACO_ENC_PRETTY, in, (size_t)n, (megaco_scanner)sc, &m, &err);
+			char want[8];
+			snprintf(want, sizeof want, "a%cb", b);
+			int ok = 0;
+			if (rc == MEGACO_OK) {
+				const MegacoMessage_t *mm = megaco_message_model_const(m);
+				const Transaction_t *t = mm->mess.messageBody.choice.transactions.list.array[0];
+				const ActionRequest_t *ar = t->choice.transactionRequest.actions.list.array[0];
+				const CommandRequest_t *cr = ar->commandRequests.list.array[0];
+				const TerminationID_t *tid =
+					cr->command.choice.notifyReq.terminationID.list.array[0];
+				ok = tid->id.size == 3 && memcmp(tid->id.buf, want, 3) == 0;
+				megaco_message_free(m);
+			}
+			if (ok != is_safe_char(b)) {
+				print_message("byte 0x%02x (scanner %d): %s\n", b, sc,
+				              rc == MEGACO_OK ? "decoded differently than expected" : err.message);
+				failures++;
+			}
+		}
+	}
+	assert_int_equal(failures, 0);
+}
+
+/* ---- a decode from inside a decode (the thread's cached scanner is busy) ------------------ */
+
+static int nested_depth, nested_failures;
+
+static void *nesting_alloc(void *ud, size_t n)
+{
+	(void)ud;
+	if (nested_depth == 0) {
+		nested_depth++;
+		static const char inner[] = REQ(NTFY);
+		megaco_message *m = NULL;
+		if (decode(MEGACO_ENC_PRETTY, inner, sizeof inner - 1, MEGACO_SCANNER_REENTRANT, &m, NULL))
+			nested_failures++;
+		megaco_message_free(m);
+		nested_depth--;
+	}
+	return malloc(n);
+}
+
+static void nesting_free(void *ud, void *p)
+{
+	(void)ud;
+	free(p);
+}
+
+static void test_nested_decode(void **state)
+{
+	(void)state;
+	/* Over 4 KiB, so that the input copy is allocated too (not only the arena). */
+	char *in = malloc(16384);
+	size_t n = (size_t)sprintf(in, HDR "Transaction = 1 { Context = 1 { Notify = t1 { "
+	                                   "ObservedEvents = 1 { al/on");
+	for (int i = 0; i < 300; i++)
+		n += (size_t)sprintf(in + n, ", al/of { x%d = %d }", i, i);
+	n += (size_t)sprintf(in + n, " } } } }");
+	megaco_allocator al = {nesting_alloc, nesting_free, NULL};
+	megaco_options o;
+	megaco_options_init(&o);
+	o.allocator = &al;
+	char *want = NULL;
+	for (int round = 0; round < 2; round++) { /* without, then with nested decodes */
+		nested_depth = round == 0;
+		megaco_message *m = NULL;
+		megaco_error err;
+		int rc = megaco_decode(MEGACO_ENC_PRETTY, in, n, &o, &m, &err);
+		if (rc != MEGACO_OK)
+			fail_msg("round %d: %s", round, err.message);
+		char *d = dump(m);
+		megaco_message_free(m);
+		if (!want)
+			want = d;
+		else {
+			assert_string_equal(want, d);
+			free(d);
+		}
+	}
+	assert_int_equal(nested_failures, 0);
+	free(want);
+	free(in);
+}
+
+/* ---- both scanners from four threads ------------------------------------------------------ */
+
 
 typedef struct thread_job {
 	char **dumps; /* per corpus entry, pretty */
+	megaco_scanner scanner;
 	int failures;
 } thread_job;
 
@@ -512,7 +625,12 @@ static void *thread_main(void *arg)
 			size_t len;
 			unsigned char *b = read_file(e->path[MEGACO_ENC_PRETTY - 1], &len);
 			megaco_message *m = NULL;
-			if (!b || decode(MEGACO_ENC_PRETTY, b, len, MEGACO_SCANNER_NON_REENTRANT, &m, NULL)) {
+			/* An error in between: the next decode must not inherit the scanner's state. */
+			static const char bad[] = HDR "T=1{C=1{N=t1{OE=1{al/on{x=\"unterminated";
+			if (decode(MEGACO_ENC_PRETTY, bad, sizeof bad - 1, job->scanner, &m, NULL) !=
+			    MEGACO_ERR_UNTERMINATED)
+				job->failures++;
+			if (!b || decode(MEGACO_ENC_PRETTY, b, len, job->scanner, &m, NULL)) {
 				job->failures++;
 			} else {
 				char *d = dump(m);
@@ -527,7 +645,7 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
-static void test_non_reentrant_threads(void **state)
+static void test_scanner_threads(void **state)
 {
 	(void)state;
 	char **dumps = calloc(C->count, sizeof *dumps);
@@ -538,7 +656,8 @@ static void test_non_reentrant_threads(void **state)
 	pthread_t t[4];
 	thread_job jobs[4];
 	for (int i = 0; i < 4; i++) {
-		jobs[i] = (thread_job){dumps, 0};
+		/* Two threads on each scanner: the global one under its lock, per-thread reentrant ones. */
+		jobs[i] = (thread_job){dumps, i & 1 ? MEGACO_SCANNER_REENTRANT : MEGACO_SCANNER_NON_REENTRANT, 0};
 		assert_int_equal(pthread_create(&t[i], NULL, thread_main, &jobs[i]), 0);
 	}
 	for (int i = 0; i < 4; i++) {
@@ -558,7 +677,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rfc3525_examples),
 		cmocka_unit_test(test_edge_cases),
 		cmocka_unit_test(test_invalid_inputs),
-		cmocka_unit_test(test_non_reentrant_threads),
+		cmocka_unit_test(test_word_bytes),
+		cmocka_unit_test(test_nested_decode),
+		cmocka_unit_test(test_scanner_threads),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(C);
