@@ -1,0 +1,397 @@
+/*
+ * megaco-bench: the timing method, as in Erlang/OTP megaco's published codec
+ * table. Per message: decode the file's bytes into the model and encode that
+ * model back to the same encoding; warm up; loop each operation for at least
+ * min_time; take the mean time per call. A row is the average over messages.
+ * Every call is checked, so a codec that breaks under repetition fails its row.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "megaco_bench.h"
+
+/*
+ * The scanner-only rows time text_scan_only(), the library's internal
+ * tokenise-only entry: the floor a flex+bison decoder works against.
+ */
+#include "internal.h"
+
+#define OP_SIZE_CHANGED 1 /* positive: not a megaco_status */
+#define OUT_CAP_INITIAL 65536
+
+/* CLOCK_MONOTONIC (wall, the published method) or the thread's CPU time. */
+static clockid_t bench_clock = CLOCK_MONOTONIC;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(bench_clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+typedef struct op_ctx {
+	const bench_config *cfg;
+	const megaco_options *opts;
+	const unsigned char *in;
+	size_t in_len;
+	megaco_message *model; /* decoded once, encoded in the loop */
+	unsigned char *out;
+	size_t out_cap, first_len, got_len;
+	megaco_error err;
+} op_ctx;
+
+typedef int (*op_fn)(op_ctx *c);
+
+static int op_decode(op_ctx *c)
+{
+	megaco_message *m = NULL;
+	int rc = megaco_decode(c->cfg->enc, c->in, c->in_len, c->opts, &m, &c->err);
+	if (rc == MEGACO_OK)
+		megaco_message_free(m); /* part of the cost: the arena goes back */
+	return rc;
+}
+
+static int op_encode(op_ctx *c)
+{
+	size_t n = 0;
+	int rc = megaco_encode(c->model, c->cfg->enc, c->opts, c->out, c->out_cap, &n, &c->err);
+	if (rc == MEGACO_OK && n != c->first_len) {
+		c->got_len = n;
+		return OP_SIZE_CHANGED;
+	}
+	return rc;
+}
+
+static int op_scan(op_ctx *c)
+{
+	return text_scan_only(c->in, c->in_len, c->opts, &c->err);
+}
+
+/*
+ * Calls op in batches until at least min_ns have passed; batches double
+ * while short so reading the clock costs nothing measurable. Returns 0 or
+ * the first failing call's code.
+ */
+static int timed_loop(op_fn op, op_ctx *c, uint64_t min_ns, double *mean_ns)
+{
+	uint64_t total = 0, calls = 0, batch = 1;
+	do {
+		uint64_t t0 = now_ns();
+		for (uint64_t i = 0; i < batch; i++) {
+			int rc = op(c);
+			if (rc)
+				return rc;
+		}
+		uint64_t dt = now_ns() - t0;
+		total += dt;
+		calls += batch;
+		if (dt < min_ns / 32 + 1)
+			batch *= 2;
+	} while (total < min_ns);
+	if (mean_ns)
+		*mean_ns = (double)total / (double)calls;
+	return 0;
+}
+
+static row_status failure(char *why, size_t cap, const char *name, const char *what, int rc,
+                          const op_ctx *c)
+{
+	if (rc == OP_SIZE_CHANGED) {
+		snprintf(why, cap, "%s: encode gave %zu bytes, first iteration %zu", name, c->got_len,
+		         c->first_len);
+		return ROW_FAILED;
+	}
+	if (c->err.line && !strstr(c->err.message, "line "))
+		snprintf(why, cap, "%s: %s: %s (line %u, column %u): %s", name, what,
+		         megaco_strerror(rc), c->err.line, c->err.column, c->err.message);
+	else
+		snprintf(why, cap, "%s: %s: %s: %s", name, what, megaco_strerror(rc), c->err.message);
+	return rc == MEGACO_ERR_UNSUPPORTED ? ROW_UNAVAILABLE : ROW_FAILED;
+}
+
+/* One message: size, mean encode and decode time. */
+static row_status measure_message(op_ctx *c, const char *name, uint64_t min_ns, double *size,
+                                  double *enc_ns, double *dec_ns, char *why, size_t whycap)
+{
+	uint64_t warm_ns = min_ns / 10;
+	int rc;
+	if (c->cfg->scan_only) {
+		if ((rc = op_scan(c)) != 0 || (rc = timed_loop(op_scan, c, warm_ns, NULL)) != 0 ||
+		    (rc = timed_loop(op_scan, c, min_ns, dec_ns)) != 0)
+			return failure(why, whycap, name, "scan", rc, c);
+		*size = (double)c->in_len;
+		*enc_ns = 0;
+		return ROW_OK;
+	}
+	c->model = NULL;
+	rc = megaco_decode(c->cfg->enc, c->in, c->in_len, c->opts, &c->model, &c->err);
+	if (rc != MEGACO_OK)
+		return failure(why, whycap, name, "decode", rc, c);
+	size_t n = 0;
+	for (;;) {
+		rc = megaco_encode(c->model, c->cfg->enc, c->opts, c->out, c->out_cap, &n, &c->err);
+		if (rc != MEGACO_ERR_BUFFER_TOO_SMALL || n <= c->out_cap)
+			break;
+		unsigned char *bigger = realloc(c->out, n);
+		if (!bigger)
+			break;
+		c->out = bigger;
+		c->out_cap = n;
+	}
+	row_status st = ROW_OK;
+	c->first_len = n;
+	if (rc != MEGACO_OK) {
+		st = failure(why, whycap, name, "encode", rc, c);
+	} else if ((rc = timed_loop(op_decode, c, warm_ns, NULL)) != 0 ||
+	           (rc = timed_loop(op_decode, c, min_ns, dec_ns)) != 0) {
+		st = failure(why, whycap, name, "decode", rc, c);
+	} else if ((rc = timed_loop(op_encode, c, warm_ns, NULL)) != 0 ||
+	           (rc = timed_loop(op_encode, c, min_ns, enc_ns)) != 0) {
+		st = failure(why, whycap, name, "encode", rc, c);
+	}
+	*size = (double)n;
+	megaco_message_free(c->model);
+	c->model = NULL;
+	return st;
+}
+
+/* One thread's pass over every message of the row's encoding. */
+typedef struct worker {
+	const bench_config *cfg;
+	const bench_corpus *corpus;
+	const bench_params *params;
+	pthread_barrier_t *barrier; /* NULL when single-threaded */
+	int show_progress;
+	row_status status;
+	char error[320];
+	size_t messages;
+	double size_sum, enc_sum, dec_sum;
+} worker;
+
+static void progress(const worker *w, size_t i, size_t n, const char *name)
+{
+	if (!w->show_progress)
+		return;
+	fprintf(stderr, "\r\033[K  %s%s%s%s %zu/%zu %s", w->cfg->codec, *w->cfg->config ? " [" : "",
+	        w->cfg->config, *w->cfg->config ? "]" : "", i, n, name);
+	fflush(stderr);
+}
+
+static void *worker_run(void *arg)
+{
+	worker *w = arg;
+	const bench_corpus *cp = w->corpus;
+	int k = (int)w->cfg->enc - 1;
+	uint64_t min_ns = (uint64_t)(w->params->min_time * 1e9);
+	megaco_options opts;
+	megaco_options_init(&opts);
+	opts.scanner = w->cfg->scanner;
+	op_ctx c = { .cfg = w->cfg, .opts = &opts };
+	c.out_cap = OUT_CAP_INITIAL;
+	c.out = malloc(c.out_cap);
+	/* Each thread works on its own copies of the input, in its own memory. */
+	unsigned char **copies = calloc(cp->count ? cp->count : 1, sizeof *copies);
+	w->status = ROW_OK;
+	if (!c.out || !copies) {
+		w->status = ROW_FAILED;
+		snprintf(w->error, sizeof w->error, "out of memory");
+	}
+	for (size_t i = 0; w->status == ROW_OK && i < cp->count; i++) {
+		if (!cp->msgs[i].data[k])
+			continue;
+		copies[i] = malloc(cp->msgs[i].len[k] + 1);
+		if (!copies[i]) {
+			w->status = ROW_FAILED;
+			snprintf(w->error, sizeof w->error, "out of memory");
+			break;
+		}
+		memcpy(copies[i], cp->msgs[i].data[k], cp->msgs[i].len[k]);
+	}
+	if (w->barrier)
+		pthread_barrier_wait(w->barrier);
+	size_t total = bench_corpus_count(cp, w->cfg->enc), done = 0;
+	for (size_t i = 0; w->status == ROW_OK && i < cp->count; i++) {
+		if (!copies[i])
+			continue;
+		progress(w, ++done, total, cp->msgs[i].name);
+		c.in = copies[i];
+		c.in_len = cp->msgs[i].len[k];
+		double size = 0, enc = 0, dec = 0;
+		w->status = measure_message(&c, cp->msgs[i].name, min_ns, &size, &enc, &dec, w->error,
+		                            sizeof w->error);
+		if (w->status != ROW_OK)
+			break;
+		w->messages++;
+		w->size_sum += size;
+		w->enc_sum += enc;
+		w->dec_sum += dec;
+	}
+	if (w->show_progress)
+		fprintf(stderr, "\r\033[K");
+	for (size_t i = 0; copies && i < cp->count; i++)
+		free(copies[i]);
+	free(copies);
+	free(c.out);
+	return NULL;
+}
+
+typedef struct run_result {
+	row_status status;
+	char error[320];
+	size_t messages;
+	double size, enc, dec, total, mps; /* mps: aggregate over threads */
+} run_result;
+
+static void worker_result(const worker *w, run_result *r)
+{
+	r->status = w->status;
+	snprintf(r->error, sizeof r->error, "%s", w->error);
+	r->messages = w->messages;
+	if (w->messages) {
+		r->size = w->size_sum / (double)w->messages;
+		r->enc = w->enc_sum / (double)w->messages;
+		r->dec = w->dec_sum / (double)w->messages;
+		r->total = r->enc + r->dec;
+		r->mps = r->total > 0 ? 1e9 / r->total : 0;
+	}
+}
+
+/* One pass of the row on n threads (n == 1: the calling thread). */
+static void run_once(const bench_config *cfg, const bench_corpus *cp, const bench_params *p,
+                     unsigned n, run_result *out)
+{
+	memset(out, 0, sizeof *out);
+	if (n <= 1) {
+		worker w = { .cfg = cfg, .corpus = cp, .params = p, .show_progress = p->progress };
+		worker_run(&w);
+		worker_result(&w, out);
+		return;
+	}
+	worker *ws = calloc(n, sizeof *ws);
+	pthread_t *ts = calloc(n, sizeof *ts);
+	pthread_barrier_t barrier;
+	if (!ws || !ts || pthread_barrier_init(&barrier, NULL, n) != 0) {
+		out->status = ROW_FAILED;
+		snprintf(out->error, sizeof out->error, "cannot set up %u threads", n);
+		free(ws);
+		free(ts);
+		return;
+	}
+	unsigned started = 0;
+	for (unsigned i = 0; i < n; i++) {
+		ws[i] = (worker){ .cfg = cfg, .corpus = cp, .params = p, .barrier = &barrier,
+		                  .show_progress = p->progress && i == 0 };
+		if (pthread_create(&ts[i], NULL, worker_run, &ws[i]) != 0)
+			break;
+		started++;
+	}
+	if (started < n) {
+		/* The barrier would wait forever for the missing threads. */
+		fprintf(stderr, "megaco-bench: could only start %u of %u threads\n", started, n);
+		exit(2);
+	}
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(ts[i], NULL);
+	pthread_barrier_destroy(&barrier);
+	out->status = ROW_OK;
+	for (unsigned i = 0; i < n; i++) {
+		run_result r;
+		worker_result(&ws[i], &r);
+		if (r.status != ROW_OK && out->status == ROW_OK) {
+			out->status = r.status;
+			snprintf(out->error, sizeof out->error, "thread %u: %.280s", i, r.error);
+		}
+		out->messages = r.messages;
+		out->size = r.size;
+		out->enc += r.enc / n;
+		out->dec += r.dec / n;
+		out->mps += r.mps;
+	}
+	out->total = out->enc + out->dec;
+	free(ws);
+	free(ts);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, unsigned n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Runs the row repeat times on n threads; medians per column. */
+static void run_repeated(const bench_config *cfg, const bench_corpus *cp, const bench_params *p,
+                         unsigned n, run_result *out)
+{
+	unsigned reps = p->repeat ? p->repeat : 1;
+	double *col = calloc((size_t)reps * 4, sizeof *col);
+	unsigned done = 0;
+	if (!col) {
+		memset(out, 0, sizeof *out);
+		out->status = ROW_FAILED;
+		snprintf(out->error, sizeof out->error, "out of memory");
+		return;
+	}
+	for (; done < reps; done++) {
+		run_once(cfg, cp, p, n, out);
+		if (out->status != ROW_OK)
+			break;
+		col[done] = out->enc;
+		col[reps + done] = out->dec;
+		col[2 * reps + done] = out->mps;
+		col[3 * reps + done] = out->size;
+	}
+	if (out->status == ROW_OK) {
+		out->enc = median(col, reps);
+		out->dec = median(col + reps, reps);
+		out->mps = median(col + 2 * reps, reps);
+		out->size = median(col + 3 * reps, reps);
+		out->total = out->enc + out->dec;
+	}
+	free(col);
+}
+
+void bench_measure_row(const bench_config *cfg, const bench_corpus *cp, const bench_params *p,
+                       bench_row *row)
+{
+	bench_clock = p->cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+	memset(row, 0, sizeof *row);
+	snprintf(row->impl, sizeof row->impl, "libmegaco");
+	snprintf(row->codec, sizeof row->codec, "%s", cfg->codec);
+	snprintf(row->config, sizeof row->config, "%s", cfg->config);
+	row->threads = 1;
+	run_result r;
+	run_repeated(cfg, cp, p, 1, &r);
+	row->status = r.status;
+	snprintf(row->error, sizeof row->error, "%s", r.error);
+	row->messages = r.messages;
+	if (r.status != ROW_OK)
+		return;
+	row->size = r.size;
+	row->encode_ns = r.enc;
+	row->decode_ns = r.dec;
+	row->total_ns = r.total;
+	/* from the medians, so msgs/s and total always agree */
+	row->msgs_per_s = r.total > 0 ? 1e9 / r.total : 0;
+	if (p->threads > 1) {
+		run_result m;
+		run_repeated(cfg, cp, p, p->threads, &m);
+		if (m.status != ROW_OK) {
+			row->status = m.status;
+			snprintf(row->error, sizeof row->error, "%u threads: %.280s", p->threads, m.error);
+			return;
+		}
+		row->threads = p->threads;
+		row->mt_msgs_per_s = m.mps;
+		row->speedup = row->msgs_per_s > 0 ? m.mps / row->msgs_per_s : 0;
+	}
+}

@@ -1,0 +1,299 @@
+/*
+ * megaco-bench: times every libmegaco codec over the message corpus with the
+ * method of Erlang/OTP megaco's published codec table, optionally side by
+ * side with Erlang itself (--compare-erlang). This file: options and the run;
+ * the stages are listed in megaco_bench.h.
+ */
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "megaco_bench.h"
+
+#define DEFAULT_MIN_TIME 0.01 /* 8 rows x 149 messages x 2 ops x 11 ms: about 25 s */
+
+static const char method_text[] =
+	"per message: read its file in the row's encoding, decode it into the model and encode "
+	"that model to the same encoding; warm up each operation for min-time/10, then loop it "
+	"for at least min-time; mean time per call (decode includes freeing the decoded "
+	"message); average over messages; every call is checked (decode OK, encode OK with the "
+	"first call's size)";
+
+static void usage(FILE *to)
+{
+	fprintf(to,
+	        "usage: megaco-bench [OPTIONS]\n"
+	        "Times libmegaco's codecs over the Megaco message corpus.\n"
+	        "\n"
+	        "Method (as Erlang/OTP megaco's published codec comparison): for each message,\n"
+	        "read its file for the row's encoding, decode it into the model and encode that\n"
+	        "model (same encoding); warm up each operation (min-time/10); loop it for at\n"
+	        "least --min-time; take the mean time per call; average over the messages.\n"
+	        "Decode time includes freeing the decoded message. Every iteration is checked\n"
+	        "(decode OK; encode OK and the same size as the first): a failure stops that row\n"
+	        "and names the message. Times are microseconds per message, shown to the\n"
+	        "nanosecond; msgs/s = 1e6 / total. Rows: pretty and compact with each flex\n"
+	        "scanner (reentrant, non-reentrant), ber (DER out), per (X.691 UNALIGNED; Erlang's\n"
+	        "per is ALIGNED, so sizes differ), and scanner-only rows (text tokenised, not\n"
+	        "parsed; size is the input's) when the library has a tokenise-only entry.\n"
+	        "\n"
+	        "  --corpus DIR          corpus with manifest.yaml (default: $MEGACO_SOURCE_DIR/corpus,\n"
+	        "                        <exe dir>/../../corpus, then the installed corpus)\n"
+	        "  --set NAME            manifest set (default time_test)\n"
+	        "  --messages GLOB       only messages whose name matches (fnmatch), e.g. 'msg1*'\n"
+	        "  --codecs LIST         only these codecs, comma-separated (pretty,compact,ber,per;\n"
+	        "                        erl_dist too for the Erlang side)\n"
+	        "  --min-time SECONDS    loop time per operation and message (default %g)\n"
+	        "  --repeat N            run N times, report the median of each column (default 1)\n"
+	        "  --threads N           also run the same work on N threads at once (each its own\n"
+	        "                        copies and buffers): aggregate msgs/s and speed-up\n"
+	        "  --clock wall|cpu      wall (default, as the published method) or the thread's\n"
+	        "                        CPU time, which leaves out time other processes take on\n"
+	        "                        a busy host (not with --threads; Erlang is always timed\n"
+	        "                        by the wall clock)\n"
+	        "  --format FMT          table (default), csv, json or yaml\n"
+	        "  --output FILE         write the report to FILE instead of stdout\n"
+	        "  --svg FILE            also draw the results as an SVG bar chart\n"
+	        "  --compare-erlang      also run tools/erl/megaco-bench.escript (Erlang/OTP megaco,\n"
+	        "                        same files, same method, same --min-time) and show both\n"
+	        "                        with ratios Erlang/libmegaco per column\n"
+	        "  --erlang-script PATH  the escript to use with --compare-erlang\n"
+	        "  --require-all         rows whose codec is not built yet (unavailable) are errors\n"
+	        "  -h, --help            this text\n"
+	        "\n"
+	        "A row is ok, failed (a check failed: message and error shown) or unavailable (the\n"
+	        "library returns MEGACO_ERR_UNSUPPORTED for it). Exit status: 0 all rows ok or\n"
+	        "unavailable; 1 a row failed (or was unavailable with --require-all); 2 usage,\n"
+	        "corpus or Erlang set-up error. Progress goes to stderr when it is a terminal.\n",
+	        DEFAULT_MIN_TIME);
+}
+
+static const bench_config all_configs[] = {
+	{ "pretty", "reentrant", MEGACO_ENC_PRETTY, MEGACO_SCANNER_REENTRANT, 0 },
+	{ "pretty", "non-reentrant", MEGACO_ENC_PRETTY, MEGACO_SCANNER_NON_REENTRANT, 0 },
+	{ "pretty", "scanner-only", MEGACO_ENC_PRETTY, MEGACO_SCANNER_REENTRANT, 1 },
+	{ "compact", "reentrant", MEGACO_ENC_COMPACT, MEGACO_SCANNER_REENTRANT, 0 },
+	{ "compact", "non-reentrant", MEGACO_ENC_COMPACT, MEGACO_SCANNER_NON_REENTRANT, 0 },
+	{ "compact", "scanner-only", MEGACO_ENC_COMPACT, MEGACO_SCANNER_REENTRANT, 1 },
+	{ "ber", "", MEGACO_ENC_BER, MEGACO_SCANNER_REENTRANT, 0 },
+	{ "per", "", MEGACO_ENC_PER, MEGACO_SCANNER_REENTRANT, 0 },
+};
+#define N_CONFIGS (sizeof all_configs / sizeof all_configs[0])
+
+static int codec_selected(const char *list, const char *codec)
+{
+	if (!list)
+		return 1;
+	size_t n = strlen(codec);
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && !strncmp(p, codec, n))
+			return 1;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static int parse_positive(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (!*s || *end || !(v > 0))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *corpus_arg = NULL, *set = "time_test", *glob = NULL, *codecs = NULL;
+	const char *svg = NULL, *script_arg = NULL, *output = NULL;
+	int compare = 0, require_all = 0;
+	bench_format fmt = FMT_TABLE;
+	bench_params params = { DEFAULT_MIN_TIME, 1, 1, 0, 0 };
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		double d;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--compare-erlang")) {
+			compare = 1;
+		} else if (!strcmp(a, "--require-all")) {
+			require_all = 1;
+		} else if (!val) {
+			fprintf(stderr, "megaco-bench: unknown option or missing value: %s\n", a);
+			usage(stderr);
+			return 2;
+		} else if (!strcmp(a, "--clock")) {
+			if (strcmp(val, "wall") && strcmp(val, "cpu")) {
+				fprintf(stderr, "megaco-bench: --clock is wall or cpu\n");
+				return 2;
+			}
+			params.cpu_clock = !strcmp(argv[++i], "cpu");
+		} else if (!strcmp(a, "--corpus")) {
+			corpus_arg = argv[++i];
+		} else if (!strcmp(a, "--set")) {
+			set = argv[++i];
+		} else if (!strcmp(a, "--messages")) {
+			glob = argv[++i];
+		} else if (!strcmp(a, "--codecs")) {
+			codecs = argv[++i];
+		} else if (!strcmp(a, "--svg")) {
+			svg = argv[++i];
+		} else if (!strcmp(a, "--output")) {
+			output = argv[++i];
+		} else if (!strcmp(a, "--erlang-script")) {
+			script_arg = argv[++i];
+		} else if (!strcmp(a, "--min-time")) {
+			if (parse_positive(val, &params.min_time) < 0 || params.min_time > 60) {
+				fprintf(stderr, "megaco-bench: --min-time wants seconds in (0, 60]\n");
+				return 2;
+			}
+			i++;
+		} else if (!strcmp(a, "--repeat") || !strcmp(a, "--threads")) {
+			if (parse_positive(val, &d) < 0 || d != (unsigned)d || d > 1024) {
+				fprintf(stderr, "megaco-bench: %s wants a whole number 1..1024\n", a);
+				return 2;
+			}
+			*(!strcmp(a, "--repeat") ? &params.repeat : &params.threads) = (unsigned)d;
+			i++;
+		} else if (!strcmp(a, "--format")) {
+			if (!strcmp(val, "table"))
+				fmt = FMT_TABLE;
+			else if (!strcmp(val, "csv"))
+				fmt = FMT_CSV;
+			else if (!strcmp(val, "json"))
+				fmt = FMT_JSON;
+			else if (!strcmp(val, "yaml"))
+				fmt = FMT_YAML;
+			else {
+				fprintf(stderr, "megaco-bench: --format is table, csv, json or yaml\n");
+				return 2;
+			}
+			i++;
+		} else {
+			fprintf(stderr, "megaco-bench: unknown option %s\n", a);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (params.cpu_clock && params.threads > 1) {
+		/* speed-up is wall-clock throughput; a CPU clock would hide lock waits */
+		fprintf(stderr, "megaco-bench: --threads needs the wall clock (drop --clock cpu)\n");
+		return 2;
+	}
+	params.progress = isatty(STDERR_FILENO);
+
+	char dirbuf[PATH_MAX], why[512];
+	const char *dir = corpus_arg ? corpus_arg : bench_corpus_default_dir(argv[0], dirbuf, sizeof dirbuf);
+	if (!dir) {
+		fprintf(stderr, "megaco-bench: no corpus found; use --corpus DIR or set MEGACO_SOURCE_DIR\n");
+		return 2;
+	}
+	char realdir[PATH_MAX];
+	if (realpath(dir, realdir))
+		dir = realdir;
+	bench_corpus corpus;
+	if (bench_corpus_load(dir, set, glob, &corpus, why, sizeof why) < 0) {
+		fprintf(stderr, "megaco-bench: %s\n", why);
+		return 2;
+	}
+
+	/* Find the escript before the long run, so a set-up error shows at once. */
+	char scriptbuf[PATH_MAX];
+	const char *script = NULL;
+	if (compare) {
+		script = bench_erlang_script(script_arg, dir, argv[0], scriptbuf, sizeof scriptbuf);
+		if (!script) {
+			fprintf(stderr, "megaco-bench: %s; use --erlang-script PATH\n",
+			        script_arg ? "cannot read the Erlang script"
+			                   : "tools/erl/megaco-bench.escript not found");
+			bench_corpus_free(&corpus);
+			return 2;
+		}
+	}
+
+	bench_report rep;
+	memset(&rep, 0, sizeof rep);
+	bench_host_fill(&rep.host);
+	rep.method = method_text;
+	rep.corpus_dir = dir;
+	rep.set = set;
+	rep.glob = glob;
+	rep.codecs = codecs;
+	rep.messages = corpus.count;
+	rep.min_time = params.min_time;
+	rep.repeat = params.repeat;
+	rep.threads = params.threads;
+	rep.clock = params.cpu_clock ? "thread-cpu" : "wall";
+	rep.rows = calloc(N_CONFIGS, sizeof *rep.rows);
+	if (!rep.rows) {
+		bench_corpus_free(&corpus);
+		return 2;
+	}
+	int failed = 0, unavailable = 0;
+	for (size_t i = 0; i < N_CONFIGS; i++) {
+		const bench_config *cfg = &all_configs[i];
+		if (!codec_selected(codecs, cfg->codec))
+			continue;
+		bench_row *row = &rep.rows[rep.nrows++];
+		bench_measure_row(cfg, &corpus, &params, row);
+		failed += row->status == ROW_FAILED;
+		unavailable += row->status == ROW_UNAVAILABLE;
+		if (row->status == ROW_FAILED) {
+			char label[64];
+			bench_row_label(row, label, sizeof label);
+			fprintf(stderr, "megaco-bench: %s FAILED: %s\n", label, row->error);
+		}
+	}
+
+	int setup_error = 0;
+	if (compare) {
+		if (params.progress)
+			fprintf(stderr, "megaco-bench: running %s\n", script);
+		if (bench_erlang_run(script, &rep, params.progress, why, sizeof why) < 0) {
+			fprintf(stderr, "megaco-bench: --compare-erlang: %s\n", why);
+			setup_error = 1;
+		}
+		for (size_t i = 0; i < rep.n_erl; i++)
+			if (rep.erl_rows[i].status == ROW_FAILED) {
+				char label[64];
+				bench_row_label(&rep.erl_rows[i], label, sizeof label);
+				failed++;
+				fprintf(stderr, "megaco-bench: Erlang %s FAILED: %s\n", label,
+				        rep.erl_rows[i].error);
+			}
+	}
+
+	FILE *out = stdout;
+	if (output && !(out = fopen(output, "w"))) {
+		perror(output);
+		setup_error = 1;
+		out = stdout;
+	}
+	bench_report_write(out, &rep, fmt);
+	if (out != stdout && fclose(out) != 0) {
+		perror(output);
+		setup_error = 1;
+	}
+	if (svg && bench_svg_write(svg, &rep) < 0) {
+		perror(svg);
+		setup_error = 1;
+	}
+	free(rep.rows);
+	free(rep.erl_rows);
+	bench_corpus_free(&corpus);
+	if (setup_error)
+		return 2;
+	if (failed || (require_all && unavailable))
+		return 1;
+	return 0;
+}

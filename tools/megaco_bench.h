@@ -1,0 +1,186 @@
+/*
+ * megaco-bench: shared types of the benchmark tool. The stages are one file
+ * each: bench_yaml.c (libyaml -> small tree, for the manifest and Erlang's
+ * JSON), bench_corpus.c (manifest -> messages), bench_measure.c (the timing
+ * method), bench_host.c (host details), bench_report.c (table/csv/json/yaml),
+ * bench_svg.c (bar chart), bench_erlang.c (the Erlang side), megaco_bench.c
+ * (options and the run).
+ */
+#ifndef MEGACO_BENCH_H
+#define MEGACO_BENCH_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "megaco/megaco.h"
+
+#define BENCH_MAX_ENC 4 /* pretty, compact, ber, per: index MEGACO_ENC_x - 1 */
+
+/* ---- bench_yaml.c: a YAML (or JSON, which libyaml reads) document as a tree */
+typedef enum { YNODE_SCALAR, YNODE_MAP, YNODE_SEQ } ynode_kind;
+typedef struct ynode {
+	ynode_kind kind;
+	char *str;            /* scalar value */
+	struct ynode **kids;  /* map: key, value, key, value...; seq: items */
+	size_t n;
+} ynode;
+
+/* Parses a whole document; NULL with why filled on error. */
+ynode *ynode_parse(const char *text, size_t len, char *why, size_t whycap);
+void ynode_free(ynode *n);
+/* Value of key in a map, or NULL (also when map is not a map). */
+const ynode *ynode_get(const ynode *map, const char *key);
+/* Scalar value of key, or def. */
+const char *ynode_str(const ynode *map, const char *key, const char *def);
+double ynode_num(const ynode *map, const char *key, double def);
+
+/* ---- bench_corpus.c */
+typedef struct bench_msg {
+	char name[64];
+	int version;
+	unsigned char *data[BENCH_MAX_ENC]; /* file contents; NULL where absent */
+	size_t len[BENCH_MAX_ENC];
+} bench_msg;
+
+typedef struct bench_corpus {
+	char dir[1024];
+	char set[64];
+	bench_msg *msgs;
+	size_t count;
+} bench_corpus;
+
+/*
+ * Finds the default corpus directory (one holding manifest.yaml):
+ * $MEGACO_SOURCE_DIR/corpus, <exe dir>/../../corpus (a build tree), then the
+ * installed data directory. Returns buf, or NULL when none exists.
+ */
+const char *bench_corpus_default_dir(const char *argv0, char *buf, size_t cap);
+/*
+ * Loads the messages of one set whose names match glob (fnmatch; NULL = all)
+ * and reads their files in every encoding the manifest lists.
+ * Returns 0, or -1 with why filled.
+ */
+int bench_corpus_load(const char *dir, const char *set, const char *glob, bench_corpus *out,
+                      char *why, size_t whycap);
+void bench_corpus_free(bench_corpus *c);
+/* Number of messages present in encoding enc. */
+size_t bench_corpus_count(const bench_corpus *c, megaco_encoding enc);
+/* Whole file into malloc'd memory (NUL-terminated, not counted); NULL on error. */
+unsigned char *bench_read_file(const char *path, size_t *len);
+/* Directory of the running executable (from /proc/self/exe or argv0). */
+const char *bench_exe_dir(const char *argv0, char *buf, size_t cap);
+
+/* ---- bench_measure.c */
+typedef enum { ROW_OK = 0, ROW_FAILED, ROW_UNAVAILABLE } row_status;
+
+/* One row of the table: a codec in one configuration, measured or read back. */
+typedef struct bench_row {
+	char impl[16];   /* "libmegaco" or "erlang" */
+	char codec[16];  /* pretty, compact, ber, per, erl_dist */
+	char config[32]; /* "reentrant", "non-reentrant", "scanner-only", "flex", "" */
+	row_status status;
+	char error[320];
+	size_t messages;
+	double size;       /* mean encoded size, bytes */
+	double encode_ns;  /* mean time per call, averaged over messages */
+	double decode_ns;
+	double total_ns;   /* encode + decode */
+	double msgs_per_s; /* 1e9 / total_ns */
+	unsigned threads;  /* > 1: the threaded run below was made */
+	double mt_msgs_per_s; /* aggregate over all threads */
+	double speedup;       /* mt_msgs_per_s / msgs_per_s */
+} bench_row;
+
+/* What one of our rows measures. */
+typedef struct bench_config {
+	const char *codec;
+	const char *config;
+	megaco_encoding enc;
+	megaco_scanner scanner;
+	int scan_only; /* tokenise only (text), no parse, no encode */
+} bench_config;
+
+typedef struct bench_params {
+	double min_time;   /* seconds each operation loops per message */
+	unsigned repeat;   /* runs; each column is the median */
+	unsigned threads;  /* > 1: also run the same work on this many threads */
+	int progress;      /* report progress on stderr */
+	int cpu_clock;     /* time with the thread's CPU clock, not the wall clock */
+} bench_params;
+
+/* Measures one row; fills row (status, error and numbers). */
+void bench_measure_row(const bench_config *cfg, const bench_corpus *c, const bench_params *p,
+                       bench_row *row);
+
+/* ---- bench_host.c */
+#define BENCH_HOST_MAX 16
+typedef struct bench_kv {
+	char key[32];
+	char value[256];
+} bench_kv;
+
+typedef struct bench_host {
+	bench_kv kv[BENCH_HOST_MAX];
+	size_t n;
+} bench_host;
+
+void bench_host_fill(bench_host *h);
+void bench_host_add(bench_host *h, const char *key, const char *value);
+
+/* ---- bench_report.c */
+typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_YAML } bench_format;
+
+typedef struct bench_report {
+	bench_host host;
+	const char *method;
+	const char *corpus_dir, *set, *glob;
+	const char *codecs; /* --codecs list, NULL = all */
+	size_t messages;
+	double min_time;
+	unsigned repeat, threads;
+	const char *clock; /* "wall" or "thread-cpu" */
+	bench_row *rows;
+	size_t nrows;
+	/* --compare-erlang: Erlang's rows and host, as its script reported them */
+	int compare;
+	bench_host erl_host;
+	bench_row *erl_rows;
+	size_t n_erl;
+} bench_report;
+
+void bench_report_write(FILE *f, const bench_report *r, bench_format fmt);
+/* Ratio Erlang / ours for size and times, ours / Erlang for msgs/s (>1: we win). */
+typedef struct bench_ratio {
+	const bench_row *ours, *theirs;
+	double size, encode, decode, total, msgs_per_s;
+} bench_ratio;
+/* Pairs each Erlang row with our primary row of the same encoding; returns count. */
+size_t bench_ratios(const bench_report *r, bench_ratio *out, size_t cap);
+/* "pretty [reentrant]" style label. */
+void bench_row_label(const bench_row *row, char *buf, size_t cap);
+
+/* ---- bench_svg.c */
+int bench_svg_write(const char *path, const bench_report *r);
+
+/* ---- bench_erlang.c */
+/*
+ * Finds the escript (explicit path, or tools/erl/megaco-bench.escript next to
+ * the corpus's source tree, the build tree's source, or the install).
+ */
+const char *bench_erlang_script(const char *explicit_path, const char *corpus_dir,
+                                const char *argv0, char *buf, size_t cap);
+/*
+ * Runs the escript with the same corpus, set, glob, min-time and repeat, and
+ * reads back its JSON rows and host details into r; progress: the script
+ * names each row on stderr. Returns 0, or -1 with why.
+ */
+int bench_erlang_run(const char *script, bench_report *r, int progress, char *why,
+                     size_t whycap);
+/* Reads a megaco-bench JSON document's host and rows. Returns 0 or -1 with why. */
+int bench_json_read(const char *text, size_t len, bench_host *host, bench_row **rows,
+                    size_t *nrows, char *why, size_t whycap);
+
+/* ---- small helpers (bench_report.c) */
+const char *bench_status_name(row_status s);
+
+#endif
