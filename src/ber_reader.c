@@ -1,0 +1,1171 @@
+/*
+ * BER decode stage (BER bytes -> model), driven by asn1c's type descriptors.
+ * asn1c 0.9.28's ber_decode() is written to resume on partial input: every
+ * node keeps a decoding context, every member goes through an indirect
+ * decoder call, tag lookups bsearch(), lists and strings grow by realloc.
+ * Here the whole message is in memory, so each value is read in one
+ * recursive pass over tables compiled once from the descriptors, and its
+ * nodes come from a bump region of the message arena. The rules below
+ * mirror asn1c's *_decode_ber functions (named at each) so that the inputs
+ * accepted and the structures built are the same. On the way it checks the
+ * TLV structure as ber_scan() does, so that the caller needs that separate
+ * pass only for the rare forms flagged in needs_scan and to classify errors.
+ * Every read is bounded by its container; nothing relies on ber_scan().
+ *
+ * Every read_* takes the position p of a value and the end lim of what its
+ * container leaves it, and returns the position after the value or NULL.
+ */
+#include "ber_reader.h"
+#include "internal.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "BIT_STRING.h"
+#include "BOOLEAN.h"
+#include "INTEGER.h"
+#include "NativeInteger.h"
+#include "OCTET_STRING.h"
+#include "asn_SET_OF.h"
+#include "asn_codecs_prim.h"
+#include "constr_CHOICE.h"
+#include "constr_SEQUENCE.h"
+#include "constr_SEQUENCE_OF.h"
+#include "constr_SET_OF.h"
+
+#define NOINLINE __attribute__((noinline))
+#define COLD __attribute__((noinline, cold))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* asn1c checks its recursion against this much stack (bytes), as ber_codec.c gives it. */
+#define ASN1C_STACK_LIMIT (256u << 10)
+
+/* Nodes come from regions (then doubling, up to MAX_REGION); see ber_read(). */
+#ifndef REGION_PER_BYTE
+#define REGION_PER_BYTE 12u
+#endif
+#ifndef MIN_REGION
+#define MIN_REGION 256u
+#endif
+#ifndef FIRST_REGION
+#define FIRST_REGION 6144u
+#endif
+#define MAX_REGION ((size_t)64 << 10)
+
+typedef struct reader {
+	megaco_arena *arena;
+	unsigned char *cur, *end; /* bump region for nodes and string contents */
+	unsigned char *zend;      /* the region is zeroed up to here */
+	size_t next_region;
+	unsigned depth;     /* constructed TLVs open (as ber_scan() counts them) */
+	unsigned max_depth; /* ber_scan()'s limit, whose error the caller then reports */
+	int nomem;
+	int needs_scan;     /* met a form whose structure ber_scan() checks and this file does not */
+	const unsigned char *fail_at; /* first position a read_* gave up at */
+} reader;
+
+typedef const unsigned char *pos;
+
+static COLD pos fail(reader *r, pos p)
+{
+	if (!r->fail_at)
+		r->fail_at = p;
+	return NULL;
+}
+
+/* ---- memory ----------------------------------------------------------------------------- */
+
+static NOINLINE int new_region(reader *r, size_t need)
+{
+	size_t size = r->next_region > need ? r->next_region : need;
+	/* arena_realloc(NULL) is the arena's allocation without zeroing. */
+	unsigned char *b = arena_realloc(r->arena, NULL, size);
+	if (!b) {
+		r->nomem = 1;
+		return -1;
+	}
+	r->cur = r->zend = b;
+	r->end = b + size;
+	if (r->next_region < MAX_REGION)
+		r->next_region *= 2;
+	return 0;
+}
+
+/* Zeroes the region a little past cur: one memset() for several nodes. */
+static NOINLINE void zero_ahead(reader *r)
+{
+	unsigned char *from = r->zend, *to = r->cur + 384;
+	if (to > r->end)
+		to = r->end;
+	memset(from, 0, (size_t)(to - from));
+	r->zend = to;
+}
+
+/* A zeroed node (asn1c: CALLOC(1, struct_size)); 8-byte aligned is all asn1c's types need. */
+static inline void *node(reader *r, size_t size)
+{
+	uintptr_t c = ((uintptr_t)r->cur + 7) & ~(uintptr_t)7;
+	size = (size + 7) & ~(size_t)7;
+	if (UNLIKELY(c > (uintptr_t)r->end || (uintptr_t)r->end - c < size)) {
+		if (new_region(r, size + 8) != 0)
+			return NULL;
+		c = ((uintptr_t)r->cur + 7) & ~(uintptr_t)7;
+	}
+	r->cur = (unsigned char *)c + size;
+	if (UNLIKELY(r->cur > r->zend))
+		zero_ahead(r);
+	return (void *)c;
+}
+
+/* Raw bytes for string contents. */
+static inline unsigned char *bytes(reader *r, size_t size)
+{
+	if (UNLIKELY((size_t)(r->end - r->cur) < size) && new_region(r, size) != 0)
+		return NULL;
+	unsigned char *b = r->cur;
+	r->cur += size;
+	if (r->cur > r->zend)
+		r->zend = r->cur; /* contents are written over: no need to zero them */
+	return b;
+}
+
+/* ---- identifier and length octets (ber_fetch_tag, ber_fetch_length) ---------------------- */
+
+static NOINLINE pos get_tag_long(reader *r, pos p, pos lim, ber_tlv_tag_t *tag)
+{
+	r->needs_scan = 1; /* ber_scan() limits the form (no leading 0x80, 4 octets at most) */
+	ber_tlv_tag_t val = 0, cls = (ber_tlv_tag_t)(p[0] >> 6);
+	for (pos q = p + 1; q < lim; q++) {
+		unsigned oct = *q;
+		val = (val << 7) | (oct & 0x7f);
+		if (!(oct & 0x80)) {
+			*tag = (val << 2) | cls;
+			return q + 1;
+		}
+		if (val >> (8 * sizeof(val) - 9))
+			return NULL; /* more bits than asn1c keeps */
+	}
+	return NULL;
+}
+
+/* A tag in asn1c's form: number << 2 | class. */
+static inline pos get_tag(reader *r, pos p, pos lim, ber_tlv_tag_t *tag)
+{
+	if (UNLIKELY(p >= lim))
+		return NULL;
+	unsigned b = *p;
+	if (LIKELY((b & 0x1f) != 0x1f)) {
+		*tag = (ber_tlv_tag_t)((b & 0x1f) << 2 | b >> 6);
+		return p + 1;
+	}
+	return get_tag_long(r, p, lim, tag);
+}
+
+static NOINLINE pos get_len_long(reader *r, pos p, pos lim, int constructed, ssize_t *len)
+{
+	unsigned oct = *p;
+	if (oct > 0x84 || (!constructed && oct == 0x80))
+		r->needs_scan = 1; /* ber_scan() rejects both */
+	if (constructed && oct == 0x80) {
+		*len = -1;
+		return p + 1;
+	}
+	if (oct == 0xff)
+		return NULL; /* reserved */
+	/* A primitive 0x80 is a long form with no octets: length 0, as asn1c reads it. */
+	size_t v = 0;
+	for (oct &= 0x7f, p++; oct; oct--, p++) {
+		if (p >= lim)
+			return NULL;
+		v = (v << 8) | *p;
+		if (v > (size_t)SSIZE_MAX || ((v >> (8 * sizeof(v) - 8)) && oct > 1))
+			return NULL;
+	}
+	if (v + 1024 > (size_t)SSIZE_MAX)
+		return NULL;
+	*len = (ssize_t)v;
+	return p;
+}
+
+/* A length; -1 for the indefinite form (constructed values only). */
+static inline pos get_len(reader *r, pos p, pos lim, int constructed, ssize_t *len)
+{
+	if (UNLIKELY(p >= lim))
+		return NULL;
+	if (LIKELY(*p < 0x80)) {
+		*len = *p;
+		return p + 1;
+	}
+	return get_len_long(r, p, lim, constructed, len);
+}
+
+/* ber_skip_length: past one whole TLV whose tag ends at p. */
+static pos skip_value(reader *r, pos tlv, pos p, pos lim)
+{
+	ssize_t len;
+	int constructed = (*tlv & 0x20) != 0;
+	r->needs_scan = 1; /* what is skipped is not looked at as closely as ber_scan() does */
+	if (!(p = get_len(r, p, lim, constructed, &len)))
+		return NULL;
+	if (len >= 0)
+		return len <= lim - p ? p + len : NULL;
+	if (++r->depth > r->max_depth)
+		return NULL;
+	for (;;) {
+		ber_tlv_tag_t tag;
+		pos at = p;
+		if (!(p = get_tag(r, p, lim, &tag)) || !(p = skip_value(r, at, p, lim)))
+			return NULL;
+		if (at[0] == 0 && at[1] == 0) { /* end-of-contents, after reading it as a TLV */
+			r->depth--;
+			return p;
+		}
+	}
+}
+
+/* ---- compiled types --------------------------------------------------------------------- */
+
+/*
+ * What the hot path needs of a descriptor, gathered once per process: the
+ * kind, first tag, node size and the members at 24 bytes each, so that a
+ * value costs a cache line or two of metadata rather than a walk through
+ * asn1c's descriptor, specifics, tag and member tables (64 bytes a member).
+ * The descriptors stay the reference for the rest (tag2el maps, extension
+ * bounds, tag lists).
+ */
+enum { K_OTHER, K_SEQUENCE, K_LIST, K_CHOICE, K_STRING, K_INT, K_BOOL, K_PRIM };
+
+typedef struct rtype rtype;
+
+typedef struct rmember {
+	const rtype *type;
+	ber_tlv_tag_t tag;     /* outermost tag; (ber_tlv_tag_t)-1 for an untagged CHOICE */
+	int offset;
+	int optional;          /* asn1c: this and the following optional members */
+	signed char tag_mode;
+	unsigned char pointer; /* ATF_POINTER */
+	unsigned char kind;    /* type->kind, here to pick the reader one load sooner */
+} rmember;
+
+struct rtype {
+	unsigned char kind;
+	unsigned char one_tag;     /* exactly one tag of its own: tag0 */
+	unsigned char bit;         /* BIT STRING */
+	unsigned char is_unsigned; /* NativeInteger kept unsigned */
+	unsigned char no_tags;     /* none of its own (an untagged CHOICE) */
+	ber_tlv_tag_t tag0;
+	int size;                  /* node size */
+	int count;                 /* members (the item for a list) */
+	const rmember *m;
+	asn_TYPE_descriptor_t *td;
+	/* CHOICE: where the alternative's number goes, and the tag map */
+	int pres_offset;
+	unsigned char pres_size;
+	unsigned char direct_map;  /* map[i] has tag number i, all distinct: index by it */
+	const asn_TYPE_tag2member_t *map;
+	int map_count;
+};
+
+/* Room for ten times the H.248 v3 module; a root past it is decoded by asn1c. */
+#define MAX_TYPES 2048
+#define MAX_MEMBERS 8192
+#define MAP_SIZE 4096 /* a power of 2, well above MAX_TYPES */
+
+static rtype types[MAX_TYPES];
+static rmember members[MAX_MEMBERS];
+static unsigned ntypes, nmembers;
+static rtype *type_map[MAP_SIZE]; /* by descriptor address, open addressing */
+static pthread_mutex_t compile_lock = PTHREAD_MUTEX_INITIALIZER;
+static const rtype *_Atomic last_root;
+
+static int runtime_free(asn_struct_free_f *f);
+
+static rtype **map_slot(const asn_TYPE_descriptor_t *td)
+{
+	size_t h = (size_t)(((uintptr_t)td >> 4) * 0x9E3779B97F4A7C15u >> 20);
+	for (;; h++) {
+		rtype **e = &type_map[h & (MAP_SIZE - 1)];
+		if (!*e || (*e)->td == td)
+			return e;
+	}
+}
+
+/* The compiled form of td and everything below it; NULL when the tables are full. */
+static rtype *compile(asn_TYPE_descriptor_t *td)
+{
+	rtype **e = map_slot(td);
+	if (*e)
+		return *e;
+	if (ntypes == MAX_TYPES)
+		return NULL;
+	/*
+	 * A derived type (PkgdName ::= OCTET STRING (SIZE(4)), ...) points at
+	 * generated wrappers until asn1c first uses it; each wrapper copies the
+	 * base type's functions into the descriptor and calls through. Calling
+	 * the free wrapper on NULL does just the copy (every base free ignores
+	 * NULL), as asn1c's first use would.
+	 */
+	for (int i = 0; i < 4 && !runtime_free(td->free_struct); i++)
+		td->free_struct(td, NULL, 0);
+	rtype *t = &types[ntypes++];
+	*e = t;
+	t->td = td;
+	t->one_tag = td->tags_count == 1;
+	t->no_tags = td->tags_count == 0;
+	t->tag0 = td->tags_count ? td->tags[0] : 0;
+	ber_type_decoder_f *k = td->ber_decoder;
+	const asn_OCTET_STRING_specifics_t *os = td->specifics;
+	if (k == SEQUENCE_decode_ber) {
+		t->kind = K_SEQUENCE;
+		t->size = ((const asn_SEQUENCE_specifics_t *)td->specifics)->struct_size;
+	} else if (k == SET_OF_decode_ber) {
+		t->kind = K_LIST;
+		t->size = ((const asn_SET_OF_specifics_t *)td->specifics)->struct_size;
+	} else if (k == CHOICE_decode_ber) {
+		const asn_CHOICE_specifics_t *cs = td->specifics;
+		t->kind = K_CHOICE;
+		t->size = cs->struct_size;
+		t->pres_offset = cs->pres_offset;
+		t->pres_size = (unsigned char)cs->pres_size;
+		t->map = cs->tag2el;
+		t->map_count = cs->tag2el_count;
+		t->direct_map = 1;
+		for (int i = 0; i < cs->tag2el_count; i++)
+			if (BER_TAG_VALUE(cs->tag2el[i].el_tag) != (ber_tlv_tag_t)i ||
+			    (i && cs->tag2el[i].el_tag == cs->tag2el[i - 1].el_tag))
+				t->direct_map = 0;
+	} else if (k == OCTET_STRING_decode_ber && !(os && os->subvariant == ASN_OSUBV_ANY)) {
+		t->kind = K_STRING;
+		t->bit = os && os->subvariant == ASN_OSUBV_BIT;
+		t->size = os ? os->struct_size : (int)sizeof(OCTET_STRING_t);
+	} else if (k == NativeInteger_decode_ber) {
+		const asn_INTEGER_specifics_t *is = td->specifics;
+		t->kind = K_INT;
+		t->is_unsigned = is && is->field_unsigned;
+		t->size = sizeof(long);
+	} else if (k == BOOLEAN_decode_ber) {
+		t->kind = K_BOOL; /* NULL too */
+		t->size = sizeof(BOOLEAN_t);
+	} else if (k == ber_decode_primitive) {
+		t->kind = K_PRIM;
+		t->size = sizeof(ASN__PRIMITIVE_TYPE_t);
+	} else {
+		t->kind = K_OTHER; /* asn1c decodes these */
+		return t;
+	}
+	if (t->kind != K_SEQUENCE && t->kind != K_LIST && t->kind != K_CHOICE)
+		return t;
+	int n = td->elements_count;
+	if (n < 0 || (unsigned)n > MAX_MEMBERS - nmembers)
+		return NULL;
+	rmember *m = &members[nmembers];
+	nmembers += (unsigned)n;
+	t->m = m;
+	t->count = n;
+	for (int i = 0; i < n; i++) {
+		const asn_TYPE_member_t *el = &td->elements[i];
+		m[i].tag = el->tag;
+		m[i].offset = el->memb_offset;
+		m[i].optional = el->optional;
+		m[i].tag_mode = (signed char)el->tag_mode;
+		m[i].pointer = (el->flags & ATF_POINTER) != 0;
+		if (!(m[i].type = compile(el->type)))
+			return NULL;
+		m[i].kind = m[i].type->kind;
+	}
+	return t;
+}
+
+/* td compiled, once per process and root type; NULL if it does not fit the tables. */
+static const rtype *compiled(asn_TYPE_descriptor_t *td)
+{
+	const rtype *t = atomic_load_explicit(&last_root, memory_order_acquire);
+	if (LIKELY(t && t->td == td))
+		return t;
+	pthread_mutex_lock(&compile_lock);
+	unsigned nt = ntypes, nm = nmembers;
+	t = compile(td);
+	if (!t) {
+		/* Drop the partial tables (the map's entries for them first). */
+		for (unsigned i = nt; i < ntypes; i++)
+			*map_slot(types[i].td) = NULL;
+		ntypes = nt;
+		nmembers = nm;
+	} else {
+		atomic_store_explicit(&last_root, t, memory_order_release);
+	}
+	pthread_mutex_unlock(&compile_lock);
+	return t;
+}
+
+/* ---- tags of a value (ber_check_tags) ---------------------------------------------------- */
+
+/*
+ * Every read_* gets its value's first identifier octets already read by the
+ * container, which needed them to pick the member: p is the value, q the
+ * position after its first tag, tag that tag.
+ */
+#define HEAD pos p, pos q, ber_tlv_tag_t tag
+
+/*
+ * The TLV headers of td's own tags, the outermost replaced by an IMPLICIT tag
+ * (tag_mode -1) or preceded by an EXPLICIT one (+1); that first tag is the
+ * caller's to have matched. last_form: the innermost must be primitive (0),
+ * constructed (1) or either (-1). Returns the position of the contents, with
+ * *left their length (checked to fit before lim) or minus the number of
+ * indefinite levels (asn1c allows no mix), *constr the innermost form and
+ * *nc the number of constructed headers read. Contents longer than what is
+ * left fail, as they do in the end in asn1c, but when lenient (a CHOICE:
+ * asn1c's ends early after an unknown extension, never finding out).
+ */
+static NOINLINE pos read_tags_slow(reader *r, const asn_TYPE_descriptor_t *td, pos p, pos lim,
+                                   int tag_mode, int last_form, int lenient, ssize_t *left,
+                                   int *constr, unsigned *nc)
+{
+	int n = td->tags_count, tagno = tag_mode == 1 ? -1 : 0, indef = 0, c = 0;
+	ssize_t limit_len = -1, len = 0;
+	pos outer_lim = lim;
+	*nc = 0;
+	if (tag_mode == 0 && n == 0)
+		return NULL; /* untagged ANY: not read here */
+	for (int step = 0; tagno < n; tagno++, step++) {
+		ber_tlv_tag_t t;
+		pos q = get_tag(r, p, lim, &t);
+		if (!q)
+			return NULL;
+		c = (*p & 0x20) != 0;
+		if (!(tag_mode != 0 && step == 0) && t != td->tags[tagno])
+			return NULL;
+		if (tagno < n - 1) {
+			if (!c)
+				return NULL;
+		} else if (last_form != -1 && last_form != c) {
+			return NULL;
+		}
+		if (!(q = get_len(r, q, lim, c, &len)))
+			return NULL;
+		*nc += (unsigned)c;
+		ssize_t hl = q - p;
+		p = q;
+		if (len == -1) {
+			if (limit_len != -1)
+				return NULL; /* indefinite inside definite */
+			indef++;
+			continue;
+		}
+		if (indef)
+			return NULL; /* definite inside indefinite */
+		if (limit_len == -1)
+			limit_len = len + hl;
+		else if (limit_len != len + hl)
+			return NULL; /* inner length disagrees with the outer one */
+		limit_len -= hl;
+		if (lim - p > limit_len)
+			lim = p + limit_len;
+	}
+	if (indef) {
+		*left = -indef;
+	} else {
+		if (len > outer_lim - p && !lenient)
+			return NULL;
+		*left = len;
+	}
+	*constr = c;
+	return p;
+}
+
+static inline pos read_tags(reader *r, const rtype *t, HEAD, pos lim, int tag_mode,
+                            int last_form, int lenient, ssize_t *left, int *constr, unsigned *nc)
+{
+	/* Nearly every value: one tag, its own (checked) or an IMPLICIT one (matched already). */
+	if (LIKELY(t->one_tag && tag_mode != 1)) {
+		if (tag_mode == 0 && tag != t->tag0)
+			return NULL;
+		int c = (*p & 0x20) != 0;
+		if (last_form != -1 && last_form != c)
+			return NULL;
+		ssize_t len;
+		if (!(q = get_len(r, q, lim, c, &len)))
+			return NULL;
+		if (len > lim - q && !lenient)
+			return NULL;
+		*left = len; /* -1 when indefinite */
+		*constr = c;
+		*nc = (unsigned)c;
+		return q;
+	}
+	/* An EXPLICIT tag on an untagged CHOICE: the wrapper alone, matched already. */
+	if (t->no_tags && tag_mode == 1 && t->kind == K_CHOICE) {
+		int c = (*p & 0x20) != 0;
+		ssize_t len;
+		if (!(q = get_len(r, q, lim, c, &len)) || (len > lim - q && !lenient))
+			return NULL;
+		*left = len;
+		*constr = c;
+		*nc = (unsigned)c;
+		return q;
+	}
+	return read_tags_slow(r, t->td, p, lim, tag_mode, last_form, lenient, left, constr, nc);
+}
+
+/*
+ * nc more constructed levels open. Past max_depth, where ber_scan() stops
+ * too, the read fails; this also bounds the recursion (one level of it
+ * opens at least one TLV, but for an untagged CHOICE, which the module's
+ * types bound).
+ */
+static inline int open_levels(reader *r, unsigned nc)
+{
+	r->depth += nc;
+	return UNLIKELY(r->depth > r->max_depth) ? -1 : 0;
+}
+
+/* ---- values ----------------------------------------------------------------------------- */
+
+static inline pos read_value(reader *r, unsigned kind, const rtype *t, void **slot, HEAD,
+                             pos lim, int tag_mode);
+
+/* The end-of-contents octets closing n indefinite levels. */
+static inline pos read_eocs(pos p, pos lim, ssize_t n)
+{
+	for (; n > 0; n--) {
+		if (lim - p < 2 || p[0] != 0 || p[1] != 0)
+			return NULL;
+		p += 2;
+	}
+	return p;
+}
+
+#define IN_EXTENSION_GROUP(s, i) ((i) > (s)->ext_after && (i) < (s)->ext_before)
+
+/*
+ * SEQUENCE_decode_ber's member search: the member in edx..edx+optional
+ * whose tag (or, for an untagged CHOICE, one of whose tags) is tag; -1 if none.
+ */
+static NOINLINE int find_member(reader *r, const asn_TYPE_descriptor_t *td, int edx,
+                                ber_tlv_tag_t tag)
+{
+	const asn_SEQUENCE_specifics_t *s = td->specifics;
+	const asn_TYPE_member_t *el = td->elements;
+	int count = td->elements_count, n, use_bsearch = 0;
+	int opt_end = edx + el[edx].optional + 1;
+	if (opt_end > count) {
+		opt_end = count;
+	} else if (opt_end - edx > 8) {
+		opt_end = edx + 8;
+		use_bsearch = 1;
+	}
+	for (n = edx; n < opt_end; n++) {
+		if (el[n].tag == tag)
+			return n;
+		if (el[n].flags & ATF_OPEN_TYPE) {
+			r->needs_scan = 1; /* any tag goes */
+			return n;
+		}
+		if (el[n].tag == (ber_tlv_tag_t)-1) {
+			use_bsearch = 1;
+			break;
+		}
+	}
+	if (use_bsearch) {
+		/* The last member in range with this tag (asn1c's t2m_f..t2m_l walk). */
+		int best = -1, edx_max = edx + el[edx].optional;
+		for (int i = 0; i < s->tag2el_count; i++) {
+			const asn_TYPE_tag2member_t *t = &s->tag2el[i];
+			if (t->el_tag == tag && t->el_no >= edx && t->el_no <= edx_max)
+				best = t->el_no;
+		}
+		return best;
+	}
+	return -1;
+}
+
+/* The legitimate end of a SEQUENCE before member edx: the rest is optional or extensions. */
+static NOINLINE int may_end(const asn_TYPE_descriptor_t *td, int edx)
+{
+	const asn_SEQUENCE_specifics_t *s = td->specifics;
+	int count = td->elements_count;
+	return edx + td->elements[edx].optional == count ||
+	       (IN_EXTENSION_GROUP(s, edx) && s->ext_before > count);
+}
+
+/* SEQUENCE_decode_ber */
+static NOINLINE pos read_sequence(reader *r, const rtype *t, void **slot, HEAD, pos lim,
+                                  int tag_mode)
+{
+	const asn_TYPE_descriptor_t *td = t->td;
+	char *st = *slot;
+	if (!st && !(st = *slot = node(r, (size_t)t->size)))
+		return NULL;
+	ssize_t left;
+	int c;
+	unsigned nc;
+	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, 1, 0, &left, &c, &nc);
+	if (!at || open_levels(r, nc))
+		return fail(r, p);
+	p = at;
+	int definite = left >= 0;
+	if (definite)
+		lim = p + left;
+	const rmember *el = t->m;
+	int count = t->count, edx;
+	for (edx = 0; edx < count; edx++) {
+		if (definite && p == lim) {
+			if (may_end(td, edx))
+				goto done;
+			return fail(r, p);
+		}
+		if (!(q = get_tag(r, p, lim, &tag)))
+			return fail(r, p);
+		if (!definite && p[0] == 0) {
+			if (lim - p < 2)
+				return fail(r, p);
+			if (p[1] == 0 && may_end(td, edx))
+				goto tail;
+		}
+		int n = el[edx].tag == tag ? edx : find_member(r, td, edx, tag);
+		if (n < 0) {
+			/* Unknown: an extension to skip, or an error. */
+			const asn_SEQUENCE_specifics_t *s = td->specifics;
+			if (!IN_EXTENSION_GROUP(s, edx + el[edx].optional))
+				return fail(r, p);
+			if (!(p = skip_value(r, p, q, lim)))
+				return fail(r, q);
+			edx += el[edx].optional - 1; /* as asn1c: the optional ones before are passed */
+			continue;
+		}
+		edx = n;
+		const rmember *m = &el[edx];
+		void *mp = st + m->offset;
+		void **mslot = m->pointer ? (void **)mp : &mp;
+		if (!(p = read_value(r, m->kind, m->type, mslot, p, q, tag, lim, m->tag_mode)))
+			return NULL;
+	}
+tail:
+	/* After the last member: extensions to skip, then the end-of-contents octets. */
+	{
+		ssize_t eocs = definite ? 0 : -left;
+		int only_eocs = 0;
+		while (definite ? p < lim : eocs > 0) {
+			if (!(q = get_tag(r, p, lim, &tag)))
+				return fail(r, p);
+			if (!definite && p[0] == 0) {
+				if (lim - p < 2)
+					return fail(r, p);
+				if (p[1] == 0) {
+					p += 2;
+					eocs--;
+					only_eocs = 1;
+					continue;
+				}
+			}
+			if (!IN_EXTENSION_GROUP((const asn_SEQUENCE_specifics_t *)td->specifics, count) ||
+			    only_eocs)
+				return fail(r, p);
+			if (!(p = skip_value(r, p, q, lim)))
+				return fail(r, q);
+		}
+	}
+done:
+	r->depth -= nc;
+	return p;
+}
+
+static inline void set_present(const rtype *t, void *st, int present)
+{
+	char *pp = (char *)st + t->pres_offset;
+	switch (t->pres_size) {
+	case sizeof(int): *(int *)pp = present; break;
+	case sizeof(short): *(short *)pp = (short)present; break;
+	case sizeof(char): *(char *)pp = (char)present; break;
+	default: break;
+	}
+}
+
+static int search4tag(const void *ap, const void *bp)
+{
+	const asn_TYPE_tag2member_t *a = ap, *b = bp;
+	unsigned ac = BER_TAG_CLASS(a->el_tag), bc = BER_TAG_CLASS(b->el_tag);
+	if (ac != bc)
+		return ac < bc ? -1 : 1;
+	ber_tlv_tag_t av = BER_TAG_VALUE(a->el_tag), bv = BER_TAG_VALUE(b->el_tag);
+	return av == bv ? 0 : av < bv ? -1 : 1;
+}
+
+/* The CHOICE alternative for tag (CHOICE_decode_ber's bsearch()); -1 if none. */
+static inline int find_alternative(const rtype *t, ber_tlv_tag_t tag)
+{
+	const asn_TYPE_tag2member_t *map = t->map;
+	int n = t->map_count;
+	/* Automatic tags [0], [1], ... sit at their own index (bsearch() would find that one). */
+	unsigned i = BER_TAG_VALUE(tag);
+	if (LIKELY(t->direct_map && i < (unsigned)n)) {
+		if (map[i].el_tag == tag)
+			return map[i].el_no;
+	}
+	asn_TYPE_tag2member_t key = { tag, 0, 0, 0 };
+	const asn_TYPE_tag2member_t *hit = bsearch(&key, map, (size_t)n, sizeof *map, search4tag);
+	return hit ? hit->el_no : -1;
+}
+
+/* CHOICE_decode_ber */
+static NOINLINE pos read_choice(reader *r, const rtype *t, void **slot, HEAD, pos lim,
+                                int tag_mode)
+{
+	void *st = *slot;
+	if (!st && !(st = *slot = node(r, (size_t)t->size)))
+		return NULL;
+	int tagged = tag_mode || !t->no_tags, overrun = 0;
+	ssize_t left = -1;
+	unsigned nc = 0;
+	if (tagged) {
+		int c;
+		pos at = read_tags(r, t, p, q, tag, lim, tag_mode, -1, 1, &left, &c, &nc);
+		if (!at || open_levels(r, nc))
+			return fail(r, p);
+		if (!c)
+			r->needs_scan = 1; /* a primitive tag that asn1c reads into: ber_scan() does not */
+		p = at;
+		if (left > lim - p) {
+			overrun = 1; /* fails below, unless the CHOICE ends early */
+			r->needs_scan = 1;
+		} else if (left >= 0) {
+			lim = p + left;
+		}
+		if (!(q = get_tag(r, p, lim, &tag)))
+			return fail(r, p);
+	}
+	int i = find_alternative(t, tag);
+	if (i < 0) {
+		if (((const asn_CHOICE_specifics_t *)t->td->specifics)->ext_start == -1)
+			return fail(r, p);
+		/* An unknown extension: skipped, nothing present, and (as asn1c) no more read. */
+		if (!(p = skip_value(r, p, q, lim)))
+			return fail(r, q);
+		r->depth -= nc;
+		return p;
+	}
+	const rmember *m = &t->m[i];
+	set_present(t, st, i + 1);
+	void *mp = (char *)st + m->offset;
+	void **mslot = m->pointer ? (void **)mp : &mp;
+	if (!(p = read_value(r, m->kind, m->type, mslot, p, q, tag, lim, m->tag_mode)))
+		return NULL;
+	if (!tagged)
+		return p;
+	r->depth -= nc;
+	if (left >= 0)
+		return p == lim && !overrun ? p : fail(r, p);
+	pos e = read_eocs(p, lim, -left);
+	return e ? e : fail(r, p);
+}
+
+/* SET_OF_decode_ber (SEQUENCE OF too): items collected here, then one array in the arena. */
+static NOINLINE pos read_list(reader *r, const rtype *t, void **slot, HEAD, pos lim,
+                              int tag_mode)
+{
+	void *st = *slot;
+	if (!st && !(st = *slot = node(r, (size_t)t->size)))
+		return NULL;
+	ssize_t left;
+	int c;
+	unsigned nc;
+	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, 1, 0, &left, &c, &nc);
+	if (!at || open_levels(r, nc))
+		return fail(r, p);
+	p = at;
+	int definite = left >= 0;
+	if (definite)
+		lim = p + left;
+	const rmember *elm = t->m;
+	void *local[16], **items = local;
+	size_t n = 0, cap = sizeof local / sizeof local[0];
+	for (;;) {
+		if (definite && p == lim)
+			break;
+		if (!(q = get_tag(r, p, lim, &tag)))
+			return fail(r, p);
+		if (!definite && p[0] == 0) {
+			if (lim - p < 2)
+				return fail(r, p);
+			if (p[1] == 0) {
+				pos e = read_eocs(p, lim, -left);
+				if (!e)
+					return fail(r, p);
+				p = e;
+				break;
+			}
+		}
+		if (elm->tag != (ber_tlv_tag_t)-1 && tag != elm->tag)
+			return fail(r, p);
+		void *item = NULL;
+		if (!(p = read_value(r, elm->kind, elm->type, &item, p, q, tag, lim, 0)))
+			return NULL;
+		if (UNLIKELY(n == cap)) {
+			if (cap > (size_t)INT_MAX / 2) {
+				r->nomem = 1;
+				return NULL;
+			}
+			void **grown = arena_realloc(r->arena, items == local ? NULL : items,
+			                             2 * cap * sizeof *items);
+			if (!grown) {
+				r->nomem = 1;
+				return NULL;
+			}
+			if (items == local)
+				memcpy(grown, local, sizeof local);
+			items = grown;
+			cap *= 2;
+		}
+		items[n++] = item;
+	}
+	r->depth -= nc;
+	asn_anonymous_set_ *list = _A_SET_FROM_VOID(st);
+	if (n == 0)
+		return p;
+	if (items == local) {
+		/* An allocation of its own, so that asn_set_add() can grow it later. */
+		items = arena_realloc(r->arena, NULL, n * sizeof *items);
+		if (!items) {
+			r->nomem = 1;
+			return NULL;
+		}
+		memcpy(items, local, n * sizeof *items);
+		cap = n;
+	}
+	list->array = items;
+	list->count = (int)n;
+	list->size = (int)cap;
+	return p;
+}
+
+/* asn_INTEGER2long / asn_INTEGER2ulong on n content octets. */
+static int to_long(pos b, size_t n, int is_unsigned, long *out)
+{
+	pos end = b + n;
+	if (is_unsigned) {
+		for (; n > sizeof(unsigned long); b++, n--)
+			if (*b)
+				return -1;
+		unsigned long l = 0;
+		for (; b < end; b++)
+			l = (l << 8) | *b;
+		*out = (long)l;
+		return 0;
+	}
+	if (n > sizeof(long)) {
+		for (; b < end - 1; b++) {
+			if ((*b == 0x00 && !(b[1] & 0x80)) || (*b == 0xff && (b[1] & 0x80)))
+				continue;
+			break;
+		}
+		if ((size_t)(end - b) > sizeof(long))
+			return -1;
+	}
+	if (b == end) {
+		*out = 0;
+		return 0;
+	}
+	unsigned long l = (*b >> 7) ? ~0ul : 0;
+	for (; b < end; b++)
+		l = (l << 8) | *b;
+	*out = (long)l;
+	return 0;
+}
+
+/* NativeInteger_decode_ber (NativeEnumerated too) */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+static ALWAYS_INLINE pos read_native_integer(reader *r, const rtype *t, void **slot, HEAD,
+                                             pos lim, int tag_mode)
+{
+	long *v = *slot;
+	if (!v && !(v = *slot = node(r, sizeof *v)))
+		return NULL;
+	ssize_t len;
+	int c;
+	unsigned nc;
+	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, 0, 0, &len, &c, &nc);
+	if (!at)
+		return fail(r, p);
+	int is_unsigned = t->is_unsigned;
+	if (LIKELY(len == 1)) {
+		*v = is_unsigned ? (long)at[0] : (long)(signed char)at[0];
+		return at + 1;
+	}
+	if (to_long(at, (size_t)len, is_unsigned, v) != 0)
+		return fail(r, at);
+	return at + len;
+}
+
+/* BOOLEAN_decode_ber (NULL too): the first non-zero content octet, or 0. */
+static ALWAYS_INLINE pos read_boolean(reader *r, const rtype *t, void **slot, HEAD,
+                                 pos lim, int tag_mode)
+{
+	BOOLEAN_t *v = *slot;
+	if (!v && !(v = *slot = node(r, sizeof *v)))
+		return NULL;
+	ssize_t len;
+	int c;
+	unsigned nc;
+	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, 0, 0, &len, &c, &nc);
+	if (!at)
+		return fail(r, p);
+	*v = 0;
+	for (ssize_t i = 0; i < len && !*v; i++)
+		*v = at[i];
+	return at + len;
+}
+
+/* ber_decode_primitive: INTEGER_t and other buf/size types, NUL-terminated. */
+static COLD pos read_primitive(reader *r, const rtype *t, void **slot, HEAD, pos lim,
+                               int tag_mode)
+{
+	ASN__PRIMITIVE_TYPE_t *st = *slot;
+	if (!st && !(st = *slot = node(r, sizeof *st)))
+		return NULL;
+	ssize_t len;
+	int c;
+	unsigned nc;
+	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, 0, 0, &len, &c, &nc);
+	if (!at || len > INT_MAX)
+		return fail(r, p);
+	if (!(st->buf = bytes(r, (size_t)len + 1)))
+		return NULL;
+	memcpy(st->buf, at, (size_t)len);
+	st->buf[len] = 0;
+	st->size = (int)len;
+	return at + len;
+}
+
+/* Constructed strings: their primitive segments' contents, in order. */
+typedef struct segs {
+	unsigned char *out; /* NULL: only count */
+	size_t size;
+	int appended;       /* asn1c allocated the buffer (some segment had contents) */
+	int bits_unused;
+} segs;
+
+/*
+ * One segment of a constructed string (OCTET_STRING_decode_ber's stack of
+ * expectations, as a recursion): level 0 is the string's own TLV, whose tag
+ * the caller has checked; deeper ones must carry td->all_tags[level - 1]
+ * (the last one once past the end). In a BIT STRING each segment's first
+ * octet is its unused-bit count; the last one read stays.
+ */
+static pos read_segment(reader *r, const asn_TYPE_descriptor_t *td, int bit, pos p, pos lim,
+                        int level, segs *sg)
+{
+	ber_tlv_tag_t tag;
+	ssize_t len;
+	pos q = get_tag(r, p, lim, &tag);
+	if (!q)
+		return NULL;
+	int c = (*p & 0x20) != 0;
+	if (!(q = get_len(r, q, lim, c, &len)))
+		return NULL;
+	if (level > 0 && td->all_tags_count) {
+		int i = level - 1 < td->all_tags_count ? level - 1 : td->all_tags_count - 1;
+		if (tag != td->all_tags[i])
+			return NULL;
+	}
+	if (!c) {
+		if (len > lim - q)
+			return NULL;
+		if (len > 0) {
+			pos from = q;
+			size_t n = (size_t)len;
+			if (bit) {
+				sg->bits_unused = *from++;
+				n--;
+			}
+			if (sg->out)
+				memcpy(sg->out + sg->size, from, n);
+			if (n > (size_t)INT_MAX - sg->size)
+				return NULL;
+			sg->size += n;
+			sg->appended = 1;
+		}
+		return q + len;
+	}
+	if (open_levels(r, 1))
+		return NULL;
+	if (len >= 0) {
+		if (len > lim - q)
+			return NULL;
+		pos end = q + len;
+		while (q < end)
+			if (!(q = read_segment(r, td, bit, q, end, level + 1, sg)))
+				return NULL;
+	} else {
+		for (;;) {
+			if (lim - q >= 2 && q[0] == 0 && q[1] == 0) {
+				q += 2;
+				break;
+			}
+			if (!(q = read_segment(r, td, bit, q, lim, level + 1, sg)))
+				return NULL;
+		}
+	}
+	r->depth--;
+	return q;
+}
+
+/* The constructed form: segments counted, then copied into one buffer. */
+static NOINLINE pos read_segments(reader *r, const asn_TYPE_descriptor_t *td, BIT_STRING_t *st,
+                                  int bit, pos p, pos lim)
+{
+	/* asn1c reads the segments from the first tag on (an EXPLICIT tag is a level). */
+	segs sg = { 0 };
+	unsigned depth = r->depth;
+	pos end = read_segment(r, td, bit, p, lim, 0, &sg);
+	r->depth = depth;
+	if (!end)
+		return fail(r, p);
+	if (sg.appended) {
+		if (!(sg.out = bytes(r, sg.size + 1)))
+			return NULL;
+		sg.size = 0;
+		read_segment(r, td, bit, p, lim, 0, &sg);
+		r->depth = depth;
+		sg.out[sg.size] = 0;
+		st->buf = sg.out;
+		st->size = (int)sg.size;
+	}
+	if (bit)
+		st->bits_unused = sg.bits_unused;
+	return end;
+}
+
+/* OCTET_STRING_decode_ber: OCTET STRING, the character strings and BIT STRING. */
+static ALWAYS_INLINE pos read_string(reader *r, const rtype *t, void **slot, HEAD, pos lim,
+                                     int tag_mode)
+{
+	int bit = t->bit;
+	BIT_STRING_t *st = *slot;
+	if (!st && !(st = *slot = node(r, (size_t)t->size)))
+		return NULL;
+	ssize_t len;
+	int c;
+	unsigned nc;
+	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, -1, 0, &len, &c, &nc);
+	if (!at)
+		return fail(r, p);
+	if (LIKELY(!c)) {
+		if (bit && len > 0) {
+			st->bits_unused = *at++;
+			len--;
+		}
+		unsigned char *b = bytes(r, (size_t)len + 1);
+		if (!b)
+			return NULL;
+		memcpy(b, at, (size_t)len);
+		b[len] = 0;
+		st->buf = b;
+		st->size = (int)len;
+		p = at + len;
+	} else if (!(p = read_segments(r, t->td, st, bit, p, lim))) {
+		return NULL;
+	}
+	/* BIT STRING: clear the unused bits, with x86's count-modulo-32 shift as asn1c compiles to. */
+	if (bit && st->size)
+		st->buf[st->size - 1] &= (unsigned char)(0xffu << (st->bits_unused & 31));
+	return p;
+}
+
+/* A kind not read here: asn1c decodes this subtree, allocating from the arena. */
+static COLD pos read_by_asn1c(reader *r, asn_TYPE_descriptor_t *td, void **slot, pos p, pos lim,
+                              int tag_mode)
+{
+	asn_codec_ctx_t ctx = { ASN1C_STACK_LIMIT };
+	r->needs_scan = 1;
+	megaco_arena *prev = arena_set_current(r->arena);
+	asn_dec_rval_t rv = td->ber_decoder(&ctx, td, slot, p, (size_t)(lim - p), tag_mode);
+	arena_set_current(prev);
+	if (rv.code != RC_OK) {
+		if (r->arena->failed)
+			r->nomem = 1;
+		return fail(r, p + rv.consumed);
+	}
+	return p + rv.consumed;
+}
+
+/* The runtime's own free functions: a descriptor with another one is a generated wrapper. */
+static int runtime_free(asn_struct_free_f *f)
+{
+	return f == SEQUENCE_free || f == CHOICE_free || f == SET_OF_free || f == OCTET_STRING_free ||
+	       f == NativeInteger_free || f == BOOLEAN_free || f == ASN__PRIMITIVE_TYPE_free;
+}
+
+/*
+ * One value of type t into *slot (allocated when NULL), with tag_mode as
+ * the member gives it.
+ */
+static ALWAYS_INLINE pos read_value(reader *r, unsigned kind, const rtype *t, void **slot, HEAD,
+                                    pos lim, int tag_mode)
+{
+	/* Conditional branches, most frequent first: they predict better than one jump table. */
+	if (kind == K_SEQUENCE)
+		return read_sequence(r, t, slot, p, q, tag, lim, tag_mode);
+	if (kind == K_STRING)
+		return read_string(r, t, slot, p, q, tag, lim, tag_mode);
+	if (kind == K_INT)
+		return read_native_integer(r, t, slot, p, q, tag, lim, tag_mode);
+	if (kind == K_LIST)
+		return read_list(r, t, slot, p, q, tag, lim, tag_mode);
+	if (kind == K_CHOICE)
+		return read_choice(r, t, slot, p, q, tag, lim, tag_mode);
+	if (kind == K_BOOL)
+		return read_boolean(r, t, slot, p, q, tag, lim, tag_mode);
+	if (kind == K_PRIM)
+		return read_primitive(r, t, slot, p, q, tag, lim, tag_mode);
+	return read_by_asn1c(r, t->td, slot, p, lim, tag_mode);
+}
+
+int ber_read(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, size_t len,
+             megaco_arena *arena, unsigned max_depth, size_t *consumed, size_t *fail_at,
+             int *needs_scan)
+{
+	if (len == 0) { /* nothing to read (and buf may be NULL) */
+		*needs_scan = 1;
+		*fail_at = 0;
+		return BER_READ_FAIL;
+	}
+	reader r = { .arena = arena };
+	r.max_depth = max_depth < MEGACO_DEPTH_CEILING ? max_depth : MEGACO_DEPTH_CEILING;
+	/*
+	 * One region for the whole model, most of the time (REGION_PER_BYTE model
+	 * bytes per BER byte), small enough to share the message's first arena
+	 * block (8 KiB) with the handle and the list arrays: one allocator call.
+	 */
+	r.next_region = len < FIRST_REGION / REGION_PER_BYTE ? len * REGION_PER_BYTE + MIN_REGION
+	                                                      : FIRST_REGION;
+	pos end = NULL;
+	if (new_region(&r, 0) != 0) {
+		*needs_scan = 1;
+		*fail_at = 0;
+		return BER_READ_NOMEM;
+	}
+	const rtype *t = compiled(td);
+	if (!t) {
+		end = read_by_asn1c(&r, td, slot, buf, buf + len, 0);
+	} else {
+		ber_tlv_tag_t tag;
+		pos q = get_tag(&r, buf, buf + len, &tag);
+		if (q)
+			end = read_value(&r, t->kind, t, slot, buf, q, tag, buf + len, 0);
+	}
+	*needs_scan = r.needs_scan;
+	if (!end) {
+		*fail_at = r.fail_at ? (size_t)(r.fail_at - buf) : 0;
+		return r.nomem ? BER_READ_NOMEM : BER_READ_FAIL;
+	}
+	*consumed = (size_t)(end - buf);
+	return BER_READ_OK;
+}
