@@ -1073,9 +1073,15 @@ static ALWAYS_INLINE pos read_string(reader *r, const rtype *t, void **slot, HEA
 	} else if (!(p = read_segments(r, t->td, st, bit, p, lim))) {
 		return NULL;
 	}
-	/* BIT STRING: clear the unused bits, with x86's count-modulo-32 shift as asn1c compiles to. */
+	/*
+	 * X.690 8.6.2.2: the initial octet of a BIT STRING counts 0..7 unused
+	 * bits, and 0 when there are no bits. asn1c takes any value (and shifts
+	 * by it); we refuse what cannot be re-encoded.
+	 */
+	if (bit && (st->bits_unused < 0 || st->bits_unused > 7 || (!st->size && st->bits_unused)))
+		return fail(r, p);
 	if (bit && st->size)
-		st->buf[st->size - 1] &= (unsigned char)(0xffu << (st->bits_unused & 31));
+		st->buf[st->size - 1] &= (unsigned char)(0xffu << st->bits_unused);
 	return p;
 }
 

@@ -385,6 +385,16 @@ static int to_segments(const unsigned char *b, size_t n, size_t at, unsigned cha
  * What the library answered before the reader: ber_scan(), then asn1c, then
  * the version. The library must give the same code (and ber_scan()'s offset).
  */
+static int bad_unused_bits(const walk_node *n, void *ctx)
+{
+	(void)ctx;
+	if (n->td->specifics != asn_DEF_BIT_STRING.specifics)
+		return WALK_CONTINUE;
+	const BIT_STRING_t *bs = n->ptr;
+	return bs->bits_unused < 0 || bs->bits_unused > 7 || (!bs->size && bs->bits_unused) ? -1
+	                                                                                      : WALK_SKIP;
+}
+
 static void check_library(const unsigned char *b, size_t len, const char *what)
 {
 	megaco_error want = { 0 }, got = { 0 };
@@ -396,6 +406,8 @@ static void check_library(const unsigned char *b, size_t len, const char *what)
 			want_rc = x.wmore ? MEGACO_ERR_TRUNCATED : MEGACO_ERR_MALFORMED;
 		else if (x.consumed != len)
 			want_rc = MEGACO_ERR_TRAILING_DATA;
+		else if (model_walk(&asn_DEF_MegacoMessage, x.model, bad_unused_bits, NULL) < 0)
+			want_rc = MEGACO_ERR_MALFORMED; /* X.690 8.6.2.2, which asn1c does not check */
 		else
 			want_rc = check_version(((MegacoMessage_t *)x.model)->mess.version, 0, NULL);
 		drop(&x);
@@ -408,6 +420,28 @@ static void check_library(const unsigned char *b, size_t len, const char *what)
 	if (rc != MEGACO_OK && rc != MEGACO_ERR_MALFORMED && got.offset != want.offset &&
 	    want_rc != MEGACO_ERR_TRAILING_DATA && want_rc != MEGACO_ERR_VERSION)
 		fail_msg("%s: error at %zu, ber_scan says %zu", what, got.offset, want.offset);
+}
+
+/*
+ * A whole message: the reader agrees with asn1c, except that it refuses a
+ * BIT STRING whose unused-bit count X.690 8.6.2.2 forbids (asn1c keeps it).
+ */
+static void check_message(const unsigned char *b, size_t len, const char *what)
+{
+	decoded x;
+	by_asn1c(&x, &asn_DEF_MegacoMessage, b, len);
+	int forbidden = x.ok && model_walk(&asn_DEF_MegacoMessage, x.model, bad_unused_bits, NULL) < 0;
+	drop(&x);
+	if (!forbidden) {
+		check_same(&asn_DEF_MegacoMessage, b, len, what);
+		return;
+	}
+	decoded y;
+	by_reader(&y, &asn_DEF_MegacoMessage, b, len);
+	int ok = y.ok;
+	drop(&y);
+	if (ok)
+		fail_msg("%s: a forbidden BIT STRING unused-bit count was accepted", what);
 }
 
 
@@ -506,7 +540,7 @@ static void test_constructed_strings(void **state)
 					char what[128];
 					snprintf(what, sizeof what, "%s segments at %zu tag %02x%s",
 					         C->entries[i].name, at, tags[k], indef ? " nested" : "");
-					check_same(&asn_DEF_MegacoMessage, g.buf, g.len, what);
+					check_message(g.buf, g.len, what);
 					check_library(g.buf, g.len, what);
 					decoded y;
 					by_reader(&y, &asn_DEF_MegacoMessage, g.buf, g.len);
@@ -548,7 +582,7 @@ static void test_corruptions(void **state)
 				/* asn1c itself only sees what passes ber_scan() (it can loop on the rest). */
 				if (ber_scan(m, len, o.max_depth, o.max_message_size, NULL) != MEGACO_OK)
 					continue;
-				check_same(&asn_DEF_MegacoMessage, m, len, what);
+				check_message(m, len, what);
 				decoded y;
 				by_reader(&y, &asn_DEF_MegacoMessage, m, len);
 				accepted += y.ok;
@@ -572,6 +606,9 @@ typedef struct edge {
 	size_t len;
 	int ok; /* expected verdict (both decoders); 2: only that they agree */
 } edge;
+
+/* edge.ok: 0 rejected, 1 accepted, 2 either (as asn1c), or: */
+#define REJECT_UNLIKE_ASN1C 3 /* rejected on purpose where asn1c accepts */
 
 extern asn_TYPE_descriptor_t asn_DEF_TransactionId, asn_DEF_NotifyCompletion, asn_DEF_ErrorText,
 	asn_DEF_ErrorDescriptor, asn_DEF_Command, asn_DEF_TerminationIDList, asn_DEF_PkgdName,
@@ -599,8 +636,10 @@ static void test_edge_cases(void **state)
 		{ "bits", &asn_DEF_NotifyCompletion, B("\x03\x02\x04\xff"), 1 },
 		{ "bits empty", &asn_DEF_NotifyCompletion, B("\x03\x00"), 1 },
 		{ "bits only unused octet", &asn_DEF_NotifyCompletion, B("\x03\x01\x00"), 1 },
-		{ "bits unused 9", &asn_DEF_NotifyCompletion, B("\x03\x02\x09\xff"), 1 },
-		{ "bits unused 33", &asn_DEF_NotifyCompletion, B("\x03\x02\x21\xff"), 1 },
+		/* X.690 8.6.2.2 allows 0..7 unused bits (0 when empty); asn1c takes any. */
+		{ "bits unused 9", &asn_DEF_NotifyCompletion, B("\x03\x02\x09\xff"), REJECT_UNLIKE_ASN1C },
+		{ "bits unused 33", &asn_DEF_NotifyCompletion, B("\x03\x02\x21\xff"), REJECT_UNLIKE_ASN1C },
+		{ "bits empty, 5 unused", &asn_DEF_NotifyCompletion, B("\x03\x01\x05"), REJECT_UNLIKE_ASN1C },
 		{ "bits constructed", &asn_DEF_NotifyCompletion, B("\x23\x08\x03\x02\x00\xf0\x03\x02\x03\xff"), 1 },
 		{ "bits constructed empty segs", &asn_DEF_NotifyCompletion, B("\x23\x06\x03\x00\x03\x01\x02\x03\x00"), 0 },
 		{ "bits constructed, empty", &asn_DEF_NotifyCompletion, B("\x23\x00"), 1 },
@@ -643,10 +682,13 @@ static void test_edge_cases(void **state)
 	};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
 		const edge *e = &table[i];
-		check_same(e->td, e->bytes, e->len, e->name);
+		if (e->ok != REJECT_UNLIKE_ASN1C)
+			check_same(e->td, e->bytes, e->len, e->name);
 		decoded y;
 		by_reader(&y, e->td, e->bytes, e->len);
-		if (e->ok != 2 && y.ok != e->ok)
+		if (e->ok == REJECT_UNLIKE_ASN1C && y.ok)
+			fail_msg("%s: accepted, expected rejected (asn1c accepts it)", e->name);
+		else if (e->ok < 2 && y.ok != e->ok)
 			fail_msg("%s: %s, expected %s", e->name, y.ok ? "accepted" : "rejected",
 			         e->ok ? "accepted" : "rejected");
 		drop(&y);

@@ -238,6 +238,9 @@ static const bad_input cases[] = {
 	  END_OFFSET },
 	{ "ber indefinite never closed", BER, NULL, B("\x30\x80\x04\x00"), MUT_NONE, 0, 0, 0,
 	  MEGACO_ERR_TRUNCATED, 4 },
+	/* BIT STRING initial octet (X.690 8.6.2.2): msg79a01 ends with auditToken 80 03 07 26 80 */
+	{ "ber bit string 9 unused bits", BER, "msg79a01", B("\x09"), MUT_PATCH, 107, 0, 0,
+	  MEGACO_ERR_MALFORMED, ANY_OFFSET },
 	/* impossible lengths */
 	{ "ber length 84 FFFFFFFF", BER, NULL, B("\x30\x84\xff\xff\xff\xff\x00"), MUT_NONE, 0, 0, 0,
 	  MEGACO_ERR_BAD_LENGTH, 0 },
