@@ -2053,7 +2053,15 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 			kw(e, KW_EMERGENCY);
 		} else if (need(e, 2, "EmergencyOff")) {
 			SEP(e, *n, l);
-			kw(e, KW_EMERGENCY_OFF);
+			/*
+			 * H.248.1 v2's Annex B spells the long form "EmergencyOffToken";
+			 * v3 corrected it to "EmergencyOff". A v2 peer (Erlang megaco
+			 * among them) accepts only the v2 spelling in a v2 message.
+			 */
+			if (!e->compact && e->version == 2)
+				TW_LIT(&e->w, "EmergencyOffToken");
+			else
+				kw(e, KW_EMERGENCY_OFF);
 		}
 	}
 	if (c->topologyReq && c->topologyReq->list.count) {

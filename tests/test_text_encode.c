@@ -965,7 +965,6 @@ static const struct known_diff {
 } known_diffs[] = {
 	{ "msg05", IN_PRETTY, "hand-written pretty source closes Services one tab too deep" },
 	{ "msg09", IN_PRETTY, "source has ds=916135551212 unquoted; Erlang (and we) quote dd/ce's ds" },
-	{ "msg61a", IN_PRETTY, "the source, written by Erlang's v2 printer, says EmergencyOffToken" },
 	{ "a1_23", IN_COMPACT, "audit items in bit order; Erlang keeps the RFC's text order" },
 	{ "msg79a01", IN_COMPACT, "we write audit items in bit order (Media, DigitMap, Statistics, "
 	                          "Packages) as the source does; Erlang's parser reversed them" },
