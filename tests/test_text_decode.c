@@ -21,17 +21,6 @@
 
 static corpus *C;
 
-static char *dump(const megaco_message *m)
-{
-	char *s = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&s, &n);
-	assert_non_null(f);
-	asn_fprint(f, &asn_DEF_MegacoMessage, megaco_message_model_const(m));
-	fclose(f);
-	return s;
-}
-
 static int decode(megaco_encoding enc, const void *buf, size_t len, megaco_scanner sc,
                   megaco_message **m, megaco_error *err)
 {
@@ -52,7 +41,7 @@ static char *decode_dump(const char *path, megaco_encoding enc, megaco_scanner s
 	int rc = decode(enc, b, len, sc, &m, &err);
 	if (rc != MEGACO_OK)
 		fail_msg("%s: %s: %s", path, megaco_strerror(rc), err.message);
-	char *d = dump(m);
+	char *d = model_dump(m);
 	megaco_message_free(m);
 	free(b);
 	return d;
@@ -385,7 +374,7 @@ static void test_edge_cases(void **state)
 				failures++;
 				continue;
 			}
-			char *d = dump(m);
+			char *d = model_dump(m);
 			char want[512];
 			snprintf(want, sizeof want, "%s", edge[i].want);
 			for (char *w = strtok(want, "|"); w; w = strtok(NULL, "|")) {
@@ -591,7 +580,7 @@ static void test_nested_decode(void **state)
 		int rc = megaco_decode(MEGACO_ENC_PRETTY, in, n, &o, &m, &err);
 		if (rc != MEGACO_OK)
 			fail_msg("round %d: %s", round, err.message);
-		char *d = dump(m);
+		char *d = model_dump(m);
 		megaco_message_free(m);
 		if (!want)
 			want = d;
@@ -633,7 +622,7 @@ static void *thread_main(void *arg)
 			if (!b || decode(MEGACO_ENC_PRETTY, b, len, job->scanner, &m, NULL)) {
 				job->failures++;
 			} else {
-				char *d = dump(m);
+				char *d = model_dump(m);
 				if (strcmp(d, job->dumps[i]) != 0)
 					job->failures++;
 				free(d);

@@ -96,6 +96,55 @@ static int check_names(const walk_node *n, void *vctx)
 	return WALK_CONTINUE;
 }
 
+/*
+ * BER -> pretty -> model is the model decoded from the original text, with
+ * each scanner: the names mapped back from binary are the ones the text had.
+ */
+static void test_ber_pretty_model(void **state)
+{
+	(void)state;
+	static const megaco_scanner scanners[] = { MEGACO_SCANNER_REENTRANT,
+		                                   MEGACO_SCANNER_NON_REENTRANT };
+	size_t n = 0;
+	for (size_t i = 0; i < C->count; i++) {
+		corpus_entry *e = &C->entries[i];
+		if (!e->path[MEGACO_ENC_BER - 1] || !e->path[MEGACO_ENC_PRETTY - 1])
+			continue;
+		megaco_message *from_ber = decode_path(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER);
+		void *text = NULL;
+		size_t text_len = 0;
+		megaco_error err;
+		if (megaco_encode_alloc(from_ber, MEGACO_ENC_PRETTY, NULL, &text, &text_len, &err))
+			fail_msg("%s: BER -> pretty: %s", e->name, err.message);
+		size_t orig_len;
+		unsigned char *orig = read_file(e->path[MEGACO_ENC_PRETTY - 1], &orig_len);
+		assert_non_null(orig);
+		for (size_t k = 0; k < 2; k++) {
+			megaco_options o;
+			megaco_options_init(&o);
+			o.scanner = scanners[k];
+			megaco_message *a = NULL, *b = NULL;
+			if (megaco_decode(MEGACO_ENC_PRETTY, text, text_len, &o, &a, &err))
+				fail_msg("%s: our pretty does not decode: %s", e->name, err.message);
+			if (megaco_decode(MEGACO_ENC_PRETTY, orig, orig_len, &o, &b, &err))
+				fail_msg("%s: the original does not decode: %s", e->name, err.message);
+			char *da = model_dump(a), *db = model_dump(b);
+			if (strcmp(da, db))
+				fail_msg("%s (scanner %zu): BER -> pretty -> model differs from the original's model",
+				         e->name, k);
+			free(da);
+			free(db);
+			megaco_message_free(a);
+			megaco_message_free(b);
+		}
+		free(orig);
+		megaco_buffer_free(text, NULL);
+		megaco_message_free(from_ber);
+		n++;
+	}
+	assert_int_equal(n, 149);
+}
+
 static void test_corpus_ber_text_ber(void **state)
 {
 	(void)state;
@@ -433,6 +482,7 @@ int main(int argc, char **argv)
 	C = corpus_load(corpus_dir_from_args(argc, argv));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_corpus_ber_text_ber),
+		cmocka_unit_test(test_ber_pretty_model),
 		cmocka_unit_test(test_unknown_names),
 		cmocka_unit_test(test_other_layout),
 		cmocka_unit_test(test_vendor_registry),

@@ -7,6 +7,19 @@
 
 #include <yaml.h>
 
+#include "MegacoMessage.h"
+
+char *model_dump(const megaco_message *m)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+	assert_non_null(f);
+	asn_fprint(f, &asn_DEF_MegacoMessage, megaco_message_model_const(m));
+	fclose(f);
+	return s;
+}
+
 unsigned char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -38,6 +38,9 @@ const char *corpus_dir_from_args(int argc, char **argv);
 /* Counts entries of a set ("time_test", "rfc3525") having encoding enc. */
 size_t corpus_count(const corpus *c, const char *set, megaco_encoding enc);
 
+/* asn1c's printout of a message's model (malloc'd): equal dumps, equal models. */
+char *model_dump(const megaco_message *m);
+
 /* Whole file into malloc'd memory; NULL on error. */
 unsigned char *read_file(const char *path, size_t *len);
 
