@@ -43,16 +43,7 @@ static void expect_encoding(const char *name, const megaco_message *m, megaco_en
 	size_t want_len;
 	unsigned char *want = read_file(path, &want_len);
 	assert_non_null(want);
-	void *out = NULL;
-	size_t out_len = 0;
-	megaco_error err;
-	int rc = megaco_encode_alloc(m, enc, o, &out, &out_len, &err);
-	if (rc != MEGACO_OK)
-		fail_msg("%s: encode %s: %s", name, megaco_encoding_name(enc), err.message);
-	char what[128];
-	snprintf(what, sizeof what, "%s as %s", name, megaco_encoding_name(enc));
-	assert_bytes_equal(what, out, out_len, want, want_len);
-	megaco_buffer_free(out, NULL);
+	assert_encodes_to(name, m, enc, o, want, want_len);
 	free(want);
 }
 

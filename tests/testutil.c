@@ -260,3 +260,18 @@ void assert_bytes_equal(const char *what, const unsigned char *a, size_t alen,
 		return;
 	fail_msg("%s: %zu vs %zu bytes, first difference at offset %zu", what, alen, blen, i);
 }
+
+void assert_encodes_to(const char *name, const megaco_message *m, megaco_encoding enc,
+                       const megaco_options *o, const unsigned char *want, size_t want_len)
+{
+	void *out = NULL;
+	size_t out_len = 0;
+	megaco_error err;
+	int rc = megaco_encode_alloc(m, enc, o, &out, &out_len, &err);
+	if (rc != MEGACO_OK)
+		fail_msg("%s: encode %s: %s", name, megaco_encoding_name(enc), err.message);
+	char what[128];
+	snprintf(what, sizeof what, "%s as %s", name, megaco_encoding_name(enc));
+	assert_bytes_equal(what, out, out_len, want, want_len);
+	megaco_buffer_free(out, NULL);
+}

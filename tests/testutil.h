@@ -44,6 +44,10 @@ char *model_dump(const megaco_message *m);
 /* Whole file into malloc'd memory; NULL on error. */
 unsigned char *read_file(const char *path, size_t *len);
 
+/* Encodes m as enc (options o, may be NULL); fails unless the bytes equal want. */
+void assert_encodes_to(const char *name, const megaco_message *m, megaco_encoding enc,
+                       const megaco_options *o, const unsigned char *want, size_t want_len);
+
 /* Fails the current test with a message and the first differing offset. */
 void assert_bytes_equal(const char *what, const unsigned char *a, size_t alen,
                         const unsigned char *b, size_t blen);
