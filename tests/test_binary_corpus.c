@@ -12,19 +12,6 @@
 
 static corpus *C;
 
-static megaco_message *decode_file(const char *path, megaco_encoding enc, unsigned char **bytes,
-                                   size_t *len)
-{
-	*bytes = read_file(path, len);
-	assert_non_null(*bytes);
-	megaco_message *m = NULL;
-	megaco_error err;
-	int rc = megaco_decode(enc, *bytes, *len, NULL, &m, &err);
-	if (rc != MEGACO_OK)
-		fail_msg("%s: %s at %zu: %s", path, megaco_strerror(rc), err.offset, err.message);
-	return m;
-}
-
 static void test_ber_vectors_round_trip(void **state)
 {
 	(void)state;

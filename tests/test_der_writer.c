@@ -104,18 +104,6 @@ static void same_as_asn1c(const char *what, asn_TYPE_descriptor_t *td, void *ptr
 	free(o);
 }
 
-static megaco_message *decode_path(const char *path, megaco_encoding enc, unsigned char **bytes,
-                                   size_t *len)
-{
-	*bytes = read_file(path, len);
-	assert_non_null(*bytes);
-	megaco_message *m = NULL;
-	megaco_error err;
-	if (megaco_decode(enc, *bytes, *len, NULL, &m, &err) != MEGACO_OK)
-		fail_msg("%s: %s", path, err.message);
-	return m;
-}
-
 /* ---- the corpus -------------------------------------------------------------------------- */
 
 static void test_corpus_byte_identical(void **state)
@@ -128,7 +116,7 @@ static void test_corpus_byte_identical(void **state)
 			continue;
 		unsigned char *ber;
 		size_t ber_len, alen, olen;
-		megaco_message *m = decode_path(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &ber_len);
+		megaco_message *m = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &ber_len);
 		unsigned char *o = ours(&asn_DEF_MegacoMessage, m->model, DER_WRITE_CHECK, &olen);
 		assert_bytes_equal(e->name, o, olen, ber, ber_len);
 		unsigned char *a = asn1c_der(&asn_DEF_MegacoMessage, m->model, &alen);
@@ -141,7 +129,7 @@ static void test_corpus_byte_identical(void **state)
 		if (e->path[MEGACO_ENC_PER - 1]) {
 			unsigned char *per;
 			size_t per_len;
-			m = decode_path(e->path[MEGACO_ENC_PER - 1], MEGACO_ENC_PER, &per, &per_len);
+			m = decode_file(e->path[MEGACO_ENC_PER - 1], MEGACO_ENC_PER, &per, &per_len);
 			o = ours(&asn_DEF_MegacoMessage, m->model, DER_WRITE_CHECK, &olen);
 			assert_bytes_equal(e->name, o, olen, ber, ber_len);
 			free(o);
@@ -164,7 +152,7 @@ static void test_corpus_buffer_sizes(void **state)
 			continue;
 		unsigned char *ber;
 		size_t len;
-		megaco_message *m = decode_path(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &len);
+		megaco_message *m = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &len);
 		unsigned char *buf = malloc(len + 64);
 		for (size_t cap = 0; cap <= len + 64; cap += cap < len - 2 || cap >= len + 2 ? 7 : 1) {
 			size_t got = 12345;
@@ -539,7 +527,7 @@ static void test_constraints(void **state)
 				continue;
 			unsigned char *ber;
 			size_t len;
-			megaco_message *m = decode_path(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &len);
+			megaco_message *m = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &len);
 			finder f = { cases[c].where, { 0 }, 0 };
 			model_walk(&asn_DEF_MegacoMessage, m->model, find_visit, &f);
 			if (f.hit) {

@@ -20,22 +20,6 @@
 static corpus *C;
 static char tmpdir[512];
 
-static int on_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	if (!path)
-		return 0;
-	char *copy = strdup(path), *save = NULL;
-	int found = 0;
-	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char full[1024];
-		snprintf(full, sizeof full, "%s/%s", *d ? d : ".", prog);
-		found = access(full, X_OK) == 0;
-	}
-	free(copy);
-	return found;
-}
-
 static void write_file(const char *path, const void *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");

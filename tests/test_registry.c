@@ -456,13 +456,6 @@ static const char peer_script[] =
 	"    io:format(\"~w entries agree with Erlang megaco~n\", [length(Lines)]),\n"
 	"    halt(case Bad1 ++ Bad2 ++ Bad3 of [] -> 0; _ -> 1 end).\n";
 
-static int on_path(const char *prog)
-{
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", prog);
-	return system(cmd) == 0;
-}
-
 /* Every item and parameter, both ways, against Erlang; skipped without escript. */
 static void test_against_erlang(void **state)
 {

@@ -236,13 +236,6 @@ static const char peer_script[] =
 	"        end end, string:tokens(binary_to_list(B), \"\\n\")),\n"
 	"    halt(case Bad of [] -> 0; _ -> 1 end).\n";
 
-static int on_path(const char *prog)
-{
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", prog);
-	return system(cmd) == 0;
-}
-
 /* The table against megaco_binary_term_id:encode/2; skipped without escript. */
 static void test_against_erlang(void **state)
 {

@@ -23,20 +23,6 @@
 
 static corpus *C;
 
-static megaco_message *decode_path(const char *path, megaco_encoding enc)
-{
-	size_t len;
-	unsigned char *b = read_file(path, &len);
-	assert_non_null(b);
-	megaco_message *m = NULL;
-	megaco_error err;
-	int rc = megaco_decode(enc, b, len, NULL, &m, &err);
-	if (rc != MEGACO_OK)
-		fail_msg("%s: %s: %s", path, megaco_strerror(rc), err.message);
-	free(b);
-	return m;
-}
-
 static void expect_encoding(const char *name, const megaco_message *m, megaco_encoding enc,
                             const megaco_options *o, const char *path)
 {
@@ -101,7 +87,7 @@ static void test_ber_pretty_model(void **state)
 		corpus_entry *e = &C->entries[i];
 		if (!e->path[MEGACO_ENC_BER - 1] || !e->path[MEGACO_ENC_PRETTY - 1])
 			continue;
-		megaco_message *from_ber = decode_path(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER);
+		megaco_message *from_ber = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, NULL, NULL);
 		void *text = NULL;
 		size_t text_len = 0;
 		megaco_error err;
@@ -145,7 +131,7 @@ static void test_corpus_ber_text_ber(void **state)
 		const char *ber = e->path[MEGACO_ENC_BER - 1];
 		if (!ber)
 			continue;
-		megaco_message *m = decode_path(ber, MEGACO_ENC_BER);
+		megaco_message *m = decode_file(ber, MEGACO_ENC_BER, NULL, NULL);
 		megaco_error err;
 		int rc = megaco_message_convert_names(m, MEGACO_NAMES_TEXT, NULL, &err);
 		if (rc != MEGACO_OK)
@@ -220,7 +206,7 @@ static const char *corpus_path(const char *name, megaco_encoding enc)
 
 static megaco_message *text_form(const char *name, const megaco_options *o)
 {
-	megaco_message *m = decode_path(corpus_path(name, MEGACO_ENC_BER), MEGACO_ENC_BER);
+	megaco_message *m = decode_file(corpus_path(name, MEGACO_ENC_BER), MEGACO_ENC_BER, NULL, NULL);
 	assert_int_equal(megaco_message_convert_names(m, MEGACO_NAMES_TEXT, o, NULL), MEGACO_OK);
 	return m;
 }
@@ -286,7 +272,7 @@ static void test_unknown_names(void **state)
 	megaco_message_free(m);
 
 	/* Binary names with no text form: a 3-octet PkgdName. */
-	m = decode_path(corpus_path("msg01a", MEGACO_ENC_BER), MEGACO_ENC_BER);
+	m = decode_file(corpus_path("msg01a", MEGACO_ENC_BER), MEGACO_ENC_BER, NULL, NULL);
 	ev = first_of(m, &asn_DEF_RequestedEvent);
 	ev->pkgdName.size = 3;
 	assert_int_equal(megaco_message_convert_names(m, MEGACO_NAMES_TEXT, NULL, &err),

@@ -35,13 +35,7 @@ static corpus_entry *entry(const char *name)
 
 static megaco_message *load(const char *name)
 {
-	size_t len;
-	unsigned char *b = read_file(entry(name)->path[MEGACO_ENC_BER - 1], &len);
-	assert_non_null(b);
-	megaco_message *m = NULL;
-	assert_int_equal(megaco_decode(MEGACO_ENC_BER, b, len, NULL, &m, NULL), MEGACO_OK);
-	free(b);
-	return m;
+	return decode_file(entry(name)->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, NULL, NULL);
 }
 
 /* Expects version_check_model and both binary encoders to refuse m naming `what`. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <yaml.h>
 
@@ -274,4 +275,41 @@ void assert_encodes_to(const char *name, const megaco_message *m, megaco_encodin
 	snprintf(what, sizeof what, "%s as %s", name, megaco_encoding_name(enc));
 	assert_bytes_equal(what, out, out_len, want, want_len);
 	megaco_buffer_free(out, NULL);
+}
+
+megaco_message *decode_file(const char *path, megaco_encoding enc, unsigned char **bytes,
+                            size_t *len)
+{
+	size_t n;
+	unsigned char *b = read_file(path, &n);
+	if (!b)
+		fail_msg("%s: cannot read", path);
+	megaco_message *m = NULL;
+	megaco_error err;
+	int rc = megaco_decode(enc, b, n, NULL, &m, &err);
+	if (rc != MEGACO_OK)
+		fail_msg("%s: %s at %zu: %s", path, megaco_strerror(rc), err.offset, err.message);
+	if (bytes) {
+		*bytes = b;
+		*len = n;
+	} else {
+		free(b);
+	}
+	return m;
+}
+
+int on_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	if (!path)
+		return 0;
+	char *copy = strdup(path), *save = NULL;
+	int found = 0;
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char full[1024];
+		snprintf(full, sizeof full, "%s/%s", *d ? d : ".", prog);
+		found = access(full, X_OK) == 0;
+	}
+	free(copy);
+	return found;
 }

@@ -41,6 +41,16 @@ size_t corpus_count(const corpus *c, const char *set, megaco_encoding enc);
 /* asn1c's printout of a message's model (malloc'd): equal dumps, equal models. */
 char *model_dump(const megaco_message *m);
 
+/*
+ * Decodes a file; fails the test (with code, offset and message) on error.
+ * With bytes non-NULL the file's contents are handed back (caller frees).
+ */
+megaco_message *decode_file(const char *path, megaco_encoding enc, unsigned char **bytes,
+                            size_t *len);
+
+/* 1 when prog is an executable on PATH (the Erlang peer tests skip otherwise). */
+int on_path(const char *prog);
+
 /* Whole file into malloc'd memory; NULL on error. */
 unsigned char *read_file(const char *path, size_t *len);
 
