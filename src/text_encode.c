@@ -562,17 +562,22 @@ static void parm_values(enc *e, OCTET_STRING_t *const *v, int count, int kind, l
 	value(e, v[0]);
 }
 
+/*
+ * PropertyParm, EventParameter and SigParameter each have an extraInfo
+ * CHOICE with the same three alternatives under their own type names: the
+ * relation, or the range/sublist flag, of the one present (0 for none).
+ */
+#define EXTRA_INFO_FLAG(x, T)                                                                \
+	(!(x) ? 0L                                                                               \
+	      : (x)->present == T##__extraInfo_PR_relation ? (long)(x)->choice.relation          \
+	      : (x)->present == T##__extraInfo_PR_range    ? (long)(x)->choice.range             \
+	      : (x)->present == T##__extraInfo_PR_sublist  ? (long)(x)->choice.sublist : 0L)
+
 static void property(enc *e, const PropertyParm_t *p, unsigned l)
 {
 	name(e, &p->name, "property name");
 	int kind = p->extraInfo ? (int)p->extraInfo->present : 0;
-	long flag = 0;
-	if (kind == PropertyParm__extraInfo_PR_relation)
-		flag = p->extraInfo->choice.relation;
-	else if (kind == PropertyParm__extraInfo_PR_range)
-		flag = p->extraInfo->choice.range;
-	else if (kind == PropertyParm__extraInfo_PR_sublist)
-		flag = p->extraInfo->choice.sublist;
+	long flag = EXTRA_INFO_FLAG(p->extraInfo, PropertyParm);
 	parm_values(e, p->value.list.array, p->value.list.count, kind, flag, l);
 }
 
@@ -580,13 +585,7 @@ static void event_parameter(enc *e, const EventParameter_t *p, unsigned l)
 {
 	name(e, &p->eventParameterName, "event parameter name");
 	int kind = p->extraInfo ? (int)p->extraInfo->present : 0;
-	long flag = 0;
-	if (kind == EventParameter__extraInfo_PR_relation)
-		flag = p->extraInfo->choice.relation;
-	else if (kind == EventParameter__extraInfo_PR_range)
-		flag = p->extraInfo->choice.range;
-	else if (kind == EventParameter__extraInfo_PR_sublist)
-		flag = p->extraInfo->choice.sublist;
+	long flag = EXTRA_INFO_FLAG(p->extraInfo, EventParameter);
 	/* dd/ce's digit string is quoted even when it is a plain token (as Erlang does). */
 	if (!kind && p->value.list.count == 1 && p->eventParameterName.size == 2 &&
 	    p->eventParameterName.buf[0] == 'd' && p->eventParameterName.buf[1] == 's') {
@@ -602,13 +601,7 @@ static void sig_parameter(enc *e, const SigParameter_t *p, unsigned l)
 {
 	name(e, &p->sigParameterName, "signal parameter name");
 	int kind = p->extraInfo ? (int)p->extraInfo->present : 0;
-	long flag = 0;
-	if (kind == SigParameter__extraInfo_PR_relation)
-		flag = p->extraInfo->choice.relation;
-	else if (kind == SigParameter__extraInfo_PR_range)
-		flag = p->extraInfo->choice.range;
-	else if (kind == SigParameter__extraInfo_PR_sublist)
-		flag = p->extraInfo->choice.sublist;
+	long flag = EXTRA_INFO_FLAG(p->extraInfo, SigParameter);
 	parm_values(e, p->value.list.array, p->value.list.count, kind, flag, l);
 }
 
