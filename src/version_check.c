@@ -25,6 +25,7 @@
  */
 #include "version_check.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "BIT_STRING.h"
@@ -33,6 +34,10 @@
 #include "MuxType.h"
 #include "NotifyCompletion.h"
 #include "SecondEventsDescriptor.h"
+#include "asn1_settle.h"
+#include "asn_SET_OF.h"
+#include "constr_CHOICE.h"
+#include "constr_SEQUENCE.h"
 #include "internal.h"
 #include "model_walk.h"
 
@@ -72,63 +77,241 @@ static const struct {
 	{ "ServiceChangeParm", "serviceChangeIncompleteFlag" },
 };
 
+/*
+ * The check is compiled once into a table per reachable type that keeps only
+ * the members that can matter: extension members, and members whose type can
+ * (transitively) hold one or is one of the special types above. Everything
+ * else (names, octet strings, numbers, whole subtrees such as
+ * LocalRemoteDescriptor) is never visited, which is most of a message. The
+ * walk stays pre-order over what is left, so the first element reported is
+ * the one a full walk would report.
+ */
+enum { SPECIAL_NONE, SPECIAL_MUX, SPECIAL_NOTIFY_COMPLETION, SPECIAL_EVENTS_REQUEST_ID };
+enum { KIND_LEAF, KIND_SEQUENCE, KIND_CHOICE, KIND_LIST };
+
+typedef struct vc_member {
+	int offset;
+	unsigned char pointer;  /* ATF_POINTER: absent when NULL */
+	unsigned char since;    /* 2 or 3 for an extension member, else 0 */
+	short index;            /* member number (CHOICE: present - 1) */
+	int type;               /* index in types[] */
+} vc_member;
+
+typedef struct vc_type {
+	const asn_TYPE_descriptor_t *td;
+	unsigned char kind, special, relevant;
+	int first, count;       /* its members in members[] (a list: one, the item) */
+} vc_type;
+
+/* The v3 module has 300-odd types; these bounds leave room and are checked. */
+#define MAX_TYPES 1024
+#define MAX_MEMBERS 4096
+
+static struct {
+	vc_type types[MAX_TYPES];
+	vc_member members[MAX_MEMBERS];
+	int ntypes, nmembers, ok;
+} tab; /* written once under pthread_once, read-only afterwards */
+
+static int v3_only_member(const asn_TYPE_descriptor_t *parent, const char *member)
+{
+	for (size_t i = 0; i < sizeof v3_only / sizeof v3_only[0]; i++)
+		if (!strcmp(v3_only[i].type, parent->name) && !strcmp(v3_only[i].member, member))
+			return 1;
+	return 0;
+}
+
+static int is_extension(const asn_TYPE_descriptor_t *td, int i)
+{
+	if (td_is_sequence(td)) {
+		const asn_SEQUENCE_specifics_t *s = td->specifics;
+		return s->ext_after >= 0 && i > s->ext_after && i < s->ext_before;
+	}
+	const asn_CHOICE_specifics_t *s = td->specifics;
+	return s->ext_start >= 0 && i >= s->ext_start;
+}
+
+/* Index of td in the table, adding it (and, depth first, its members' types). */
+static int add_type(const asn_TYPE_descriptor_t *td)
+{
+	for (int i = 0; i < tab.ntypes; i++)
+		if (tab.types[i].td == td)
+			return i;
+	if (tab.ntypes == MAX_TYPES)
+		return -1;
+	int t = tab.ntypes++;
+	vc_type *vt = &tab.types[t];
+	vt->td = td;
+	vt->special = td == &asn_DEF_MuxType                   ? SPECIAL_MUX
+	              : td == &asn_DEF_NotifyCompletion        ? SPECIAL_NOTIFY_COMPLETION
+	              : td == &asn_DEF_EventsDescriptor ||
+	                        td == &asn_DEF_SecondEventsDescriptor
+	                  ? SPECIAL_EVENTS_REQUEST_ID
+	                  : SPECIAL_NONE;
+	vt->kind = td_is_sequence(td) ? KIND_SEQUENCE
+	           : td_is_choice(td) ? KIND_CHOICE
+	           : td_is_list(td)   ? KIND_LIST
+	                              : KIND_LEAF;
+	if (vt->kind == KIND_LEAF)
+		return t;
+	int count = vt->kind == KIND_LIST ? 1 : td->elements_count;
+	if (tab.nmembers + count > MAX_MEMBERS)
+		return -1;
+	vt->first = tab.nmembers;
+	vt->count = count;
+	tab.nmembers += count;
+	for (int i = 0; i < count; i++) {
+		const asn_TYPE_member_t *m = &td->elements[i];
+		int sub = add_type(m->type);
+		if (sub < 0)
+			return -1;
+		vc_member *vm = &tab.members[tab.types[t].first + i];
+		vm->offset = m->memb_offset;
+		vm->pointer = (m->flags & ATF_POINTER) != 0;
+		vm->index = (short)i;
+		vm->type = sub;
+		if (tab.types[t].kind != KIND_LIST && is_extension(td, i))
+			vm->since = v3_only_member(td, m->name) ? 3 : 2;
+	}
+	return t;
+}
+
+/* A type is relevant if it is special or any member is an extension or relevant. */
+static void mark_relevant(void)
+{
+	for (int t = 0; t < tab.ntypes; t++)
+		tab.types[t].relevant = tab.types[t].special != SPECIAL_NONE;
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int t = 0; t < tab.ntypes; t++) {
+			vc_type *vt = &tab.types[t];
+			for (int i = 0; i < vt->count && !vt->relevant; i++) {
+				const vc_member *vm = &tab.members[vt->first + i];
+				if (vm->since || tab.types[vm->type].relevant)
+					vt->relevant = changed = 1;
+			}
+		}
+	}
+	/* Drop irrelevant members of SEQUENCEs; CHOICEs index members by present - 1. */
+	for (int t = 0; t < tab.ntypes; t++) {
+		vc_type *vt = &tab.types[t];
+		if (vt->kind != KIND_SEQUENCE)
+			continue;
+		int kept = 0;
+		for (int i = 0; i < vt->count; i++) {
+			vc_member vm = tab.members[vt->first + i];
+			if (vm.since || tab.types[vm.type].relevant)
+				tab.members[vt->first + kept++] = vm;
+		}
+		vt->count = kept;
+	}
+}
+
+static void compile(void)
+{
+	asn1_descriptors_settle();
+	tab.ok = add_type(&asn_DEF_MegacoMessage) == 0;
+	if (tab.ok)
+		mark_relevant();
+}
+
 typedef struct {
 	int version;
 	megaco_error *err;
 } check_ctx;
 
-static const char *member_name(const walk_node *n)
+static int mismatch(check_ctx *c, const vc_type *parent, const vc_member *vm)
 {
-	return n->member >= 0 ? n->parent->elements[n->member].name : "(item)";
-}
-
-static int mismatch(check_ctx *c, const char *type, const char *member, int since)
-{
+	const char *member = parent->td->elements[vm->index].name;
+	int since = vm->since == 3 && c->version < 3 ? 3 : 2;
 	return set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
-	                 "%s.%s is a v%d element; the message is version %d", type, member, since,
-	                 c->version);
+	                 "%s.%s is a v%d element; the message is version %d", parent->td->name,
+	                 member, since, c->version);
 }
 
-static int is_v3_only(const walk_node *n)
+static int check_special(check_ctx *c, const vc_type *vt, const void *p)
 {
-	const char *type = n->parent->name, *member = member_name(n);
-	for (size_t i = 0; i < sizeof v3_only / sizeof v3_only[0]; i++)
-		if (!strcmp(v3_only[i].type, type) && !strcmp(v3_only[i].member, member))
-			return 1;
-	return 0;
-}
-
-static int visit(const walk_node *n, void *vctx)
-{
-	check_ctx *c = vctx;
-	if (n->is_extension) {
-		if (c->version < 3 && is_v3_only(n))
-			return mismatch(c, n->parent->name, member_name(n), 3);
-		if (c->version < 2)
-			return mismatch(c, n->parent->name, member_name(n), 2);
-	}
-	if (n->td == &asn_DEF_MuxType && c->version < 2 && *(const long *)n->ptr == MuxType_nx64k)
-		return set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
-		                 "MuxType nx64k is a v2 value; the message is version %d", c->version);
-	if (n->td == &asn_DEF_NotifyCompletion && c->version < 3) {
-		const BIT_STRING_t *bs = n->ptr;
-		int bit = NotifyCompletion_onIteration;
-		if (bs->size > bit / 8 && (bs->buf[bit / 8] & (0x80 >> (bit % 8))))
+	switch (vt->special) {
+	case SPECIAL_MUX:
+		if (c->version < 2 && *(const long *)p == MuxType_nx64k)
 			return set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
-			                 "NotifyCompletion onIteration is a v3 bit; the message is version %d",
+			                 "MuxType nx64k is a v2 value; the message is version %d",
 			                 c->version);
-	}
-	if (c->version == 1) {
-		int missing = (n->td == &asn_DEF_EventsDescriptor &&
-		               !((const EventsDescriptor_t *)n->ptr)->requestID) ||
-		              (n->td == &asn_DEF_SecondEventsDescriptor &&
-		               !((const SecondEventsDescriptor_t *)n->ptr)->requestID);
-		if (missing)
+		break;
+	case SPECIAL_NOTIFY_COMPLETION:
+		if (c->version < 3) {
+			const BIT_STRING_t *bs = p;
+			int bit = NotifyCompletion_onIteration;
+			if (bs->size > bit / 8 && (bs->buf[bit / 8] & (0x80 >> (bit % 8))))
+				return set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
+				                 "NotifyCompletion onIteration is a v3 bit; the message is "
+				                 "version %d",
+				                 c->version);
+		}
+		break;
+	case SPECIAL_EVENTS_REQUEST_ID: {
+		/* Both types keep requestID as their first member, a pointer. */
+		const void *id = vt->td == &asn_DEF_EventsDescriptor
+		                         ? (const void *)((const EventsDescriptor_t *)p)->requestID
+		                         : (const void *)((const SecondEventsDescriptor_t *)p)->requestID;
+		if (c->version == 1 && !id)
 			return set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
 			                 "%s.requestID is missing: it is mandatory in version 1",
-			                 n->td->name);
+			                 vt->td->name);
+		break;
 	}
-	return WALK_CONTINUE;
+	default:
+		break;
+	}
+	return MEGACO_OK;
+}
+
+static int check(check_ctx *c, const vc_type *vt, const void *p);
+
+/* A member of vt at vm, present or not: the extension rule first, then its value. */
+static int check_member(check_ctx *c, const vc_type *vt, const vc_member *vm, const void *p)
+{
+	const void *mp = (const char *)p + vm->offset;
+	if (vm->pointer && !(mp = *(const void *const *)mp))
+		return MEGACO_OK;
+	if (vm->since > c->version) /* since is 0 for a member of every version */
+		return mismatch(c, vt, vm);
+	const vc_type *sub = &tab.types[vm->type];
+	return sub->relevant ? check(c, sub, mp) : MEGACO_OK;
+}
+
+static int check(check_ctx *c, const vc_type *vt, const void *p)
+{
+	int rc;
+	if (vt->special && (rc = check_special(c, vt, p)) != MEGACO_OK)
+		return rc;
+	const vc_member *m = &tab.members[vt->first];
+	switch (vt->kind) {
+	case KIND_SEQUENCE:
+		for (int i = 0; i < vt->count; i++)
+			if ((rc = check_member(c, vt, &m[i], p)) != MEGACO_OK)
+				return rc;
+		break;
+	case KIND_CHOICE: {
+		int present = choice_present(vt->td, p);
+		if (present > 0 && present <= vt->count)
+			return check_member(c, vt, &m[present - 1], p);
+		break;
+	}
+	case KIND_LIST: {
+		const vc_type *item = &tab.types[m->type];
+		if (!item->relevant)
+			break;
+		const asn_anonymous_set_ *list = _A_CSET_FROM_VOID(p);
+		for (int i = 0; i < list->count; i++)
+			if (list->array[i] && (rc = check(c, item, list->array[i])) != MEGACO_OK)
+				return rc;
+		break;
+	}
+	default:
+		break;
+	}
+	return MEGACO_OK;
 }
 
 int version_check_model(const struct MegacoMessage *m, int version, megaco_error *err)
@@ -138,7 +321,10 @@ int version_check_model(const struct MegacoMessage *m, int version, megaco_error
 		                 "protocol version %d: only 1, 2 and 3 are supported", version);
 	if (version == 3)
 		return MEGACO_OK;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, compile);
+	if (!tab.ok)
+		return set_error(err, MEGACO_ERR_INTERNAL, 0, "version check tables are too small");
 	check_ctx c = { version, err };
-	int rc = model_walk(&asn_DEF_MegacoMessage, (void *)m, visit, &c);
-	return rc < 0 ? rc : MEGACO_OK;
+	return check(&c, &tab.types[0], m);
 }

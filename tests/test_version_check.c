@@ -7,15 +7,20 @@
  * older version and from small edits to v1/v2 models (the exceptions that are
  * not extension members).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "AmmDescriptor.h"
 #include "AmmRequest.h"
 #include "AuditDescriptor.h"
+#include "BIT_STRING.h"
 #include "DigitMapValue.h"
 #include "EventsDescriptor.h"
 #include "MegacoMessage.h"
+#include "MuxType.h"
+#include "NotifyCompletion.h"
+#include "SecondEventsDescriptor.h"
 #include "ServiceChangeParm.h"
 #include "Signal.h"
 #include "model_walk.h"
@@ -276,6 +281,59 @@ static void test_notify_completion_on_iteration_is_v3(void **state)
 	megaco_message_free(m);
 }
 
+/* ---- the pruned walk against a full one ------------------------------------------ */
+
+/* The first node a full pre-order walk finds that v1 lacks: an extension member, an
+ * event descriptor without requestID, an nx64k mux or an onIteration bit. */
+typedef struct {
+	char what[160];
+} first_v1_ctx;
+
+static int first_v1_visit(const walk_node *n, void *vctx)
+{
+	first_v1_ctx *f = vctx;
+	if (n->is_extension)
+		snprintf(f->what, sizeof f->what, "%s.%s", n->parent->name,
+		         n->parent->elements[n->member].name);
+	else if ((n->td == &asn_DEF_EventsDescriptor && !((EventsDescriptor_t *)n->ptr)->requestID) ||
+	         (n->td == &asn_DEF_SecondEventsDescriptor &&
+	          !((SecondEventsDescriptor_t *)n->ptr)->requestID))
+		snprintf(f->what, sizeof f->what, "%s.requestID", n->td->name);
+	else if (n->td == &asn_DEF_MuxType && *(long *)n->ptr == MuxType_nx64k)
+		snprintf(f->what, sizeof f->what, "nx64k");
+	else if (n->td == &asn_DEF_NotifyCompletion && ((BIT_STRING_t *)n->ptr)->size &&
+	         (((BIT_STRING_t *)n->ptr)->buf[0] & (0x80 >> NotifyCompletion_onIteration)))
+		snprintf(f->what, sizeof f->what, "onIteration");
+	else
+		return WALK_CONTINUE;
+	return -1000; /* stop at the first */
+}
+
+/* Every corpus message as v1: refused exactly when a full walk finds something, naming it. */
+static void test_pruned_walk_matches_full_walk(void **state)
+{
+	(void)state;
+	size_t refused = 0;
+	for (size_t i = 0; i < C->count; i++) {
+		corpus_entry *e = &C->entries[i];
+		if (!e->path[MEGACO_ENC_BER - 1])
+			continue;
+		megaco_message *m = load(e->name);
+		first_v1_ctx f = { "" };
+		model_walk(&asn_DEF_MegacoMessage, megaco_message_model(m), first_v1_visit, &f);
+		megaco_error err;
+		int rc = version_check_model(megaco_message_model(m), 1, &err);
+		if (!f.what[0] && rc != MEGACO_OK)
+			fail_msg("%s as v1: refused (%s), a full walk finds nothing", e->name, err.message);
+		if (f.what[0] && (rc != MEGACO_ERR_VERSION_MISMATCH || !strstr(err.message, f.what)))
+			fail_msg("%s as v1: \"%s\", a full walk finds %s first", e->name,
+			         rc ? err.message : "accepted", f.what);
+		refused += rc != MEGACO_OK;
+		megaco_message_free(m);
+	}
+	assert_true(refused > 10); /* the corpus has plenty of v2 and v3 elements */
+}
+
 int main(int argc, char **argv)
 {
 	C = corpus_load(corpus_dir_from_args(argc, argv));
@@ -287,6 +345,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_v2_members_in_v1),
 		cmocka_unit_test(test_mux_nx64k_is_v2),
 		cmocka_unit_test(test_notify_completion_on_iteration_is_v3),
+		cmocka_unit_test(test_pruned_walk_matches_full_walk),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(C);
