@@ -12,15 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct arena_block {
-	arena_block *next;
-	size_t size;  /* usable bytes in data[] */
-	size_t used;
-	max_align_t data[];
-};
-
-#define ALIGN sizeof(max_align_t)
-#define HDR ALIGN /* per-allocation size header, keeps payloads aligned */
+#define ALIGN ARENA_ALIGN
+#define HDR ARENA_HDR /* per-allocation size header, keeps payloads aligned */
 #define MAX_BLOCK ((size_t)1 << 20)
 
 static void *heap_alloc(void *ud, size_t n) { (void)ud; return malloc(n); }
@@ -105,7 +98,7 @@ static void *alloc_raw(megaco_arena *a, size_t size)
 	return p + HDR;
 }
 
-void *arena_alloc(megaco_arena *a, size_t size)
+void *arena_alloc_slow(megaco_arena *a, size_t size)
 {
 	void *p = alloc_raw(a, size);
 	if (p)
