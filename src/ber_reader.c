@@ -11,6 +11,9 @@
  * TLV structure as ber_scan() does, so that the caller needs that separate
  * pass only for the rare forms flagged in needs_scan and to classify errors.
  * Every read is bounded by its container; nothing relies on ber_scan().
+ * The common forms (definite lengths in up to three octets, one-octet
+ * tags, members in order) take fast paths that check only what they need;
+ * anything else falls back, unchanged, to the general code of its kind.
  *
  * Every read_* takes the position p of a value and the end lim of what its
  * container leaves it, and returns the position after the value or NULL.
@@ -40,6 +43,7 @@
 
 #define NOINLINE __attribute__((noinline))
 #define COLD __attribute__((noinline, cold))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -57,6 +61,14 @@
 #define FIRST_REGION 6144u
 #endif
 #define MAX_REGION ((size_t)64 << 10)
+/*
+ * Nodes are zeroed this far ahead of need: a typical message's model in one
+ * or two memset() calls, each short enough for its vector loop (glibc
+ * switches to rep stosb at 2 KiB).
+ */
+#ifndef ZERO_AHEAD
+#define ZERO_AHEAD 1024u
+#endif
 
 typedef struct reader {
 	megaco_arena *arena;
@@ -100,7 +112,7 @@ static NOINLINE int new_region(reader *r, size_t need)
 /* Zeroes the region a little past cur: one memset() for several nodes. */
 static NOINLINE void zero_ahead(reader *r)
 {
-	unsigned char *from = r->zend, *to = r->cur + 384;
+	unsigned char *from = r->zend, *to = r->cur + ZERO_AHEAD;
 	if (to > r->end)
 		to = r->end;
 	memset(from, 0, (size_t)(to - from));
@@ -170,6 +182,15 @@ static inline pos get_tag(reader *r, pos p, pos lim, ber_tlv_tag_t *tag)
 static NOINLINE pos get_len_long(reader *r, pos p, pos lim, int constructed, ssize_t *len)
 {
 	unsigned oct = *p;
+	/* One or two length octets: what a long definite length nearly always has. */
+	if (oct == 0x81 && lim - p > 1) {
+		*len = p[1];
+		return p + 2;
+	}
+	if (oct == 0x82 && lim - p > 2) {
+		*len = (ssize_t)((unsigned)p[1] << 8 | p[2]);
+		return p + 3;
+	}
 	if (oct > 0x84 || (!constructed && oct == 0x80))
 		r->needs_scan = 1; /* ber_scan() rejects both */
 	if (constructed && oct == 0x80) {
@@ -233,7 +254,7 @@ static pos skip_value(reader *r, pos tlv, pos p, pos lim)
 
 /*
  * What the hot path needs of a descriptor, gathered once per process: the
- * kind, first tag, node size and the members at 24 bytes each, so that a
+ * kind, first tag, node size and the members at 32 bytes each, so that a
  * value costs a cache line or two of metadata rather than a walk through
  * asn1c's descriptor, specifics, tag and member tables (64 bytes a member).
  * The descriptors stay the reference for the rest (tag2el maps, extension
@@ -251,7 +272,20 @@ typedef struct rmember {
 	signed char tag_mode;
 	unsigned char pointer; /* ATF_POINTER */
 	unsigned char kind;    /* type->kind, here to pick the reader one load sooner */
+	unsigned char fast;    /* F_*: how read_member() reads it */
+	unsigned char special; /* untagged CHOICE or open type: find_member() decides */
+	unsigned char may_end; /* a SEQUENCE may end before this member (may_end()) */
+	unsigned char empty_ok; /* may be empty, read in line: see empty_ok() */
+	unsigned char idc;     /* tag as one identifier octet, constructed bit set; 0 if none */
+	unsigned char plain;   /* one tag in all, its type's own (checked) or an IMPLICIT one */
 } rmember;
+
+/*
+ * What read_member() does with a member: the common primitives are read in
+ * line (bailing out to read_value() on any but the plainest form), the
+ * constructed kinds are called directly.
+ */
+enum { F_GENERIC, F_STRING, F_INT, F_BOOL, F_SEQUENCE, F_LIST, F_CHOICE };
 
 struct rtype {
 	unsigned char kind;
@@ -285,6 +319,7 @@ static pthread_mutex_t compile_lock = PTHREAD_MUTEX_INITIALIZER;
 static const rtype *_Atomic last_root;
 
 static int runtime_free(asn_struct_free_f *f);
+static int may_end(const asn_TYPE_descriptor_t *td, int edx);
 
 static rtype **map_slot(const asn_TYPE_descriptor_t *td)
 {
@@ -294,6 +329,54 @@ static rtype **map_slot(const asn_TYPE_descriptor_t *td)
 		if (!*e || (*e)->td == td)
 			return e;
 	}
+}
+
+/*
+ * The member's F_* kind. A primitive is read in line only where read_tags()
+ * would take its one-tag path and check the tag against the member's own.
+ */
+static unsigned char fast_kind(const rmember *m)
+{
+	const rtype *t = m->type;
+	switch (t->kind) {
+	case K_SEQUENCE: return F_SEQUENCE;
+	case K_LIST: return F_LIST;
+	case K_CHOICE: return F_CHOICE;
+	default: break;
+	}
+	if (!t->one_tag || m->tag_mode == 1 || (m->tag_mode == 0 && m->tag != t->tag0))
+		return F_GENERIC;
+	if (t->kind == K_STRING && !t->bit)
+		return F_STRING;
+	if (t->kind == K_INT)
+		return F_INT;
+	if (t->kind == K_BOOL)
+		return F_BOOL;
+	return F_GENERIC;
+}
+
+/* Whether read_tags() takes m's tag in one step: rmember.plain. */
+static unsigned char plain_tag(const rmember *m)
+{
+	const rtype *t = m->type;
+	return t->one_tag && (m->tag_mode == -1 || (m->tag_mode == 0 && m->tag == t->tag0));
+}
+
+/*
+ * Whether read_member() may take an empty value of m's type (a short tag of
+ * its own or an IMPLICIT one, contents of length 0) without read_sequence()
+ * or read_list(): a list, or a SEQUENCE whose members are all optional.
+ * A type still being compiled (a recursion) shows no optional first member
+ * yet, and is merely read the longer way.
+ */
+static unsigned char empty_ok(const rmember *m)
+{
+	const rtype *t = m->type;
+	if (!t->one_tag || m->tag_mode == 1 || (m->tag_mode == 0 && m->tag != t->tag0))
+		return 0;
+	if (t->kind == K_LIST)
+		return 1;
+	return t->kind == K_SEQUENCE && t->m && (t->count == 0 || t->m[0].may_end);
 }
 
 /* The compiled form of td and everything below it; NULL when the tables are full. */
@@ -378,6 +461,14 @@ static rtype *compile(asn_TYPE_descriptor_t *td)
 		if (!(m[i].type = compile(el->type)))
 			return NULL;
 		m[i].kind = m[i].type->kind;
+		m[i].fast = fast_kind(&m[i]);
+		m[i].empty_ok = empty_ok(&m[i]);
+		m[i].plain = plain_tag(&m[i]);
+		m[i].special = el->tag == (ber_tlv_tag_t)-1 || (el->flags & ATF_OPEN_TYPE);
+		m[i].may_end = t->kind == K_SEQUENCE && may_end(td, i);
+		if (el->tag != (ber_tlv_tag_t)-1 && BER_TAG_VALUE(el->tag) < 31)
+			m[i].idc = (unsigned char)(BER_TAG_CLASS(el->tag) << 6 | 0x20 |
+			                           BER_TAG_VALUE(el->tag));
 	}
 	return t;
 }
@@ -515,6 +606,51 @@ static inline pos read_tags(reader *r, const rtype *t, HEAD, pos lim, int tag_mo
 }
 
 /*
+ * A definite length in at most two octets after the first (the forms a
+ * message's lengths take, that get_len() reads without more checks) that
+ * fits before lim; NULL for any other. q < lim.
+ */
+static ALWAYS_INLINE pos get_short_len(pos q, pos lim, size_t *len)
+{
+	size_t n;
+	unsigned oct = *q;
+	if (LIKELY(oct < 0x80)) {
+		n = oct;
+		q += 1;
+	} else if (oct == 0x81 && lim - q > 1) {
+		n = q[1];
+		q += 2;
+	} else if (oct == 0x82 && lim - q > 2) {
+		n = (size_t)q[1] << 8 | q[2];
+		q += 3;
+	} else {
+		return NULL;
+	}
+	if (n > (size_t)(lim - q))
+		return NULL;
+	*len = n;
+	return q;
+}
+
+/*
+ * The usual header of a SEQUENCE or list: one tag (its own, or an IMPLICIT
+ * one the caller matched), constructed, a short definite length that fits,
+ * one level more allowed. Returns the contents (*len long), with that
+ * level opened; NULL, having changed nothing, for anything else, which
+ * read_tags() then decides.
+ */
+static ALWAYS_INLINE pos plain_header(reader *r, const rmember *m, HEAD, pos lim, size_t *len)
+{
+	if (!(m->plain && tag == m->tag && (*p & 0x20) && q < lim && r->depth < r->max_depth))
+		return NULL;
+	pos c = get_short_len(q, lim, len);
+	if (!c)
+		return NULL;
+	r->depth++;
+	return c;
+}
+
+/*
  * nc more constructed levels open. Past max_depth, where ber_scan() stops
  * too, the read fails; this also bounds the recursion (one level of it
  * opens at least one TLV, but for an untagged CHOICE, which the module's
@@ -528,8 +664,13 @@ static inline int open_levels(reader *r, unsigned nc)
 
 /* ---- values ----------------------------------------------------------------------------- */
 
-static inline pos read_value(reader *r, unsigned kind, const rtype *t, void **slot, HEAD,
-                             pos lim, int tag_mode);
+static inline pos read_value(reader *r, const rmember *m, void **slot, HEAD, pos lim);
+static inline pos read_member(reader *r, const rmember *m, void **mslot, HEAD, pos lim);
+static inline pos read_choice_member(reader *r, const rmember *m, void **mslot, HEAD, pos lim);
+static NOINLINE pos read_sequence(reader *r, const rmember *m, void **slot, HEAD, pos lim);
+static NOINLINE pos read_list(reader *r, const rmember *m, void **slot, HEAD, pos lim);
+static NOINLINE pos read_choice(reader *r, const rtype *t, void **slot, HEAD, pos lim,
+                                int tag_mode);
 
 /* The end-of-contents octets closing n indefinite levels. */
 static inline pos read_eocs(pos p, pos lim, ssize_t n)
@@ -595,27 +736,22 @@ static NOINLINE int may_end(const asn_TYPE_descriptor_t *td, int edx)
 	       (IN_EXTENSION_GROUP(s, edx) && s->ext_before > count);
 }
 
-/* SEQUENCE_decode_ber */
-static NOINLINE pos read_sequence(reader *r, const rtype *t, void **slot, HEAD, pos lim,
-                                  int tag_mode)
+/*
+ * SEQUENCE_decode_ber's member loop and what follows the last member, for
+ * both length forms: the contents start at p, lim is their end when
+ * definite (left >= 0), else the container's and -left indefinite levels
+ * are open; nc constructed levels to close.
+ */
+static NOINLINE pos read_members(reader *r, const rtype *t, char *st, pos p, pos lim,
+                                 ssize_t left, unsigned nc, int edx)
 {
 	const asn_TYPE_descriptor_t *td = t->td;
-	char *st = *slot;
-	if (!st && !(st = *slot = node(r, (size_t)t->size)))
-		return NULL;
-	ssize_t left;
-	int c;
-	unsigned nc;
-	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, 1, 0, &left, &c, &nc);
-	if (!at || open_levels(r, nc))
-		return fail(r, p);
-	p = at;
 	int definite = left >= 0;
-	if (definite)
-		lim = p + left;
 	const rmember *el = t->m;
-	int count = t->count, edx;
-	for (edx = 0; edx < count; edx++) {
+	int count = t->count;
+	ber_tlv_tag_t tag;
+	pos q;
+	for (; edx < count; edx++) {
 		if (definite && p == lim) {
 			if (may_end(td, edx))
 				goto done;
@@ -644,7 +780,7 @@ static NOINLINE pos read_sequence(reader *r, const rtype *t, void **slot, HEAD, 
 		const rmember *m = &el[edx];
 		void *mp = st + m->offset;
 		void **mslot = m->pointer ? (void **)mp : &mp;
-		if (!(p = read_value(r, m->kind, m->type, mslot, p, q, tag, lim, m->tag_mode)))
+		if (!(p = read_member(r, m, mslot, p, q, tag, lim)))
 			return NULL;
 	}
 tail:
@@ -675,6 +811,78 @@ tail:
 done:
 	r->depth -= nc;
 	return p;
+}
+
+/*
+ * SEQUENCE_decode_ber. The definite form's members with one-octet tags,
+ * in order, absent optional ones passed, are read here; at anything else
+ * (an unknown member, one that find_member() must search a tag map for, a
+ * long tag, a missing mandatory member) read_members() takes over where
+ * this stopped, and decides.
+ */
+static NOINLINE pos read_sequence(reader *r, const rmember *mt, void **slot, HEAD, pos lim)
+{
+	const rtype *t = mt->type;
+	char *st = *slot;
+	if (!st && !(st = *slot = node(r, (size_t)t->size)))
+		return NULL;
+	unsigned nc = 1;
+	size_t len;
+	pos at = plain_header(r, mt, p, q, tag, lim, &len);
+	if (LIKELY(at)) {
+		lim = at + len;
+	} else {
+		ssize_t left;
+		int c;
+		unsigned n;
+		at = read_tags(r, t, p, q, tag, lim, mt->tag_mode, 1, 0, &left, &c, &n);
+		if (!at || open_levels(r, n))
+			return fail(r, p);
+		nc = n;
+		if (left < 0)
+			return read_members(r, t, st, at, lim, left, nc, 0);
+		lim = at + left;
+	}
+	p = at;
+	const rmember *m = t->m;
+	int count = t->count, edx = 0;
+	for (; edx < count && p < lim; edx++, m++) {
+		/* The next member's identifier octet, either form: its tag, read no further. */
+		unsigned b = *p;
+		if (LIKELY((b | 0x20) == m->idc)) {
+			void *mp = st + m->offset;
+			void **mslot = m->pointer ? (void **)mp : &mp;
+			if (!(p = read_member(r, m, mslot, p, p + 1, m->tag, lim)))
+				return NULL;
+			continue;
+		}
+		tag = (ber_tlv_tag_t)((b & 0x1f) << 2 | b >> 6);
+		if ((b & 0x1f) == 0x1f)
+			break;
+		if (m->tag != tag) {
+			/* find_member() where it would only compare the tags of plain members */
+			int n = edx, end = edx + m->optional + 1;
+			if (end > count)
+				end = count;
+			if (end - edx > 8)
+				break;
+			while (n < end && t->m[n].tag != tag && !t->m[n].special)
+				n++;
+			if (n == end || t->m[n].special)
+				break;
+			m += n - edx;
+			edx = n;
+		}
+		void *mp = st + m->offset;
+		void **mslot = m->pointer ? (void **)mp : &mp;
+		if (!(p = read_member(r, m, mslot, p, p + 1, tag, lim)))
+			return NULL;
+	}
+	if (LIKELY(p == lim && (edx == count || m->may_end))) {
+		r->depth -= nc;
+		return p;
+	}
+	return read_members(r, t, st, p, lim, lim - p, nc, edx);
 }
 
 static inline void set_present(const rtype *t, void *st, int present)
@@ -725,18 +933,34 @@ static NOINLINE pos read_choice(reader *r, const rtype *t, void **slot, HEAD, po
 	ssize_t left = -1;
 	unsigned nc = 0;
 	if (tagged) {
-		int c;
-		pos at = read_tags(r, t, p, q, tag, lim, tag_mode, -1, 1, &left, &c, &nc);
-		if (!at || open_levels(r, nc))
-			return fail(r, p);
-		if (!c)
-			r->needs_scan = 1; /* a primitive tag that asn1c reads into: ber_scan() does not */
-		p = at;
-		if (left > lim - p) {
-			overrun = 1; /* fails below, unless the CHOICE ends early */
-			r->needs_scan = 1;
-		} else if (left >= 0) {
-			lim = p + left;
+		size_t len;
+		pos at;
+		if (LIKELY(tag_mode == 1 && t->no_tags && (*p & 0x20) && q < lim &&
+		           r->depth < r->max_depth && (at = get_short_len(q, lim, &len)))) {
+			/* An EXPLICIT tag on an untagged CHOICE: constructed, short, fitting. */
+			r->depth++;
+			nc = 1;
+			left = (ssize_t)len;
+			p = at;
+			lim = p + len;
+		} else {
+			int c;
+			ssize_t l;
+			unsigned k;
+			at = read_tags(r, t, p, q, tag, lim, tag_mode, -1, 1, &l, &c, &k);
+			if (!at || open_levels(r, k))
+				return fail(r, p);
+			left = l;
+			nc = k;
+			if (!c) /* a primitive tag that asn1c reads into: ber_scan() does not */
+				r->needs_scan = 1;
+			p = at;
+			if (left > lim - p) {
+				overrun = 1; /* fails below, unless the CHOICE ends early */
+				r->needs_scan = 1;
+			} else if (left >= 0) {
+				lim = p + left;
+			}
 		}
 		if (!(q = get_tag(r, p, lim, &tag)))
 			return fail(r, p);
@@ -755,7 +979,7 @@ static NOINLINE pos read_choice(reader *r, const rtype *t, void **slot, HEAD, po
 	set_present(t, st, i + 1);
 	void *mp = (char *)st + m->offset;
 	void **mslot = m->pointer ? (void **)mp : &mp;
-	if (!(p = read_value(r, m->kind, m->type, mslot, p, q, tag, lim, m->tag_mode)))
+	if (!(p = read_member(r, m, mslot, p, q, tag, lim)))
 		return NULL;
 	if (!tagged)
 		return p;
@@ -766,32 +990,73 @@ static NOINLINE pos read_choice(reader *r, const rtype *t, void **slot, HEAD, po
 	return e ? e : fail(r, p);
 }
 
-/* SET_OF_decode_ber (SEQUENCE OF too): items collected here, then one array in the arena. */
-static NOINLINE pos read_list(reader *r, const rtype *t, void **slot, HEAD, pos lim,
-                              int tag_mode)
+/*
+ * A list's items are collected in the caller's local[LOCAL_ITEMS], then in
+ * arena arrays doubling from there; grow_items() returns the next array
+ * (NULL, with r->nomem, when the arena fails).
+ */
+#define LOCAL_ITEMS 16
+
+static NOINLINE void **grow_items(reader *r, void **items, void **local, size_t cap)
 {
-	void *st = *slot;
-	if (!st && !(st = *slot = node(r, (size_t)t->size)))
+	void **grown = NULL;
+	if (cap <= (size_t)INT_MAX / 2)
+		grown = arena_realloc(r->arena, items == local ? NULL : items,
+		                      2 * cap * sizeof *items);
+	if (!grown) {
+		r->nomem = 1;
 		return NULL;
-	ssize_t left;
-	int c;
-	unsigned nc;
-	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, 1, 0, &left, &c, &nc);
-	if (!at || open_levels(r, nc))
-		return fail(r, p);
-	p = at;
-	int definite = left >= 0;
-	if (definite)
-		lim = p + left;
+	}
+	if (items == local)
+		memcpy(grown, local, LOCAL_ITEMS * sizeof *local);
+	return grown;
+}
+
+/* The n items collected into the list st; p is where the list ended. */
+static inline pos set_items(reader *r, void *st, void **items, void **local, size_t n,
+                            size_t cap, pos p)
+{
+	asn_anonymous_set_ *list = _A_SET_FROM_VOID(st);
+	if (n == 0)
+		return p;
+	if (items == local) {
+		/*
+		 * An allocation of its own, so that asn_set_add() can grow it later;
+		 * arena_alloc() inlines (and zeroes, a store or two for one item).
+		 */
+		items = n == 1   ? arena_alloc(r->arena, sizeof *items)
+		        : n == 2 ? arena_alloc(r->arena, 2 * sizeof *items)
+		                 : arena_alloc(r->arena, n * sizeof *items);
+		if (!items) {
+			r->nomem = 1;
+			return NULL;
+		}
+		for (size_t i = 0; i < n; i++) /* a handful at most: no memcpy() call */
+			items[i] = local[i];
+		cap = n;
+	}
+	list->array = items;
+	list->count = (int)n;
+	list->size = (int)cap;
+	return p;
+}
+
+/*
+ * SET_OF_decode_ber's item loop for the indefinite form: the contents start
+ * at p, -left indefinite levels are open, nc constructed levels to close.
+ */
+static NOINLINE pos read_items_indefinite(reader *r, const rtype *t, void *st, pos p, pos lim,
+                                          ssize_t left, unsigned nc)
+{
 	const rmember *elm = t->m;
-	void *local[16], **items = local;
-	size_t n = 0, cap = sizeof local / sizeof local[0];
+	void *local[LOCAL_ITEMS], **items = local;
+	size_t n = 0, cap = LOCAL_ITEMS;
 	for (;;) {
-		if (definite && p == lim)
-			break;
-		if (!(q = get_tag(r, p, lim, &tag)))
+		ber_tlv_tag_t tag;
+		pos q = get_tag(r, p, lim, &tag);
+		if (!q)
 			return fail(r, p);
-		if (!definite && p[0] == 0) {
+		if (p[0] == 0) {
 			if (lim - p < 2)
 				return fail(r, p);
 			if (p[1] == 0) {
@@ -805,44 +1070,70 @@ static NOINLINE pos read_list(reader *r, const rtype *t, void **slot, HEAD, pos 
 		if (elm->tag != (ber_tlv_tag_t)-1 && tag != elm->tag)
 			return fail(r, p);
 		void *item = NULL;
-		if (!(p = read_value(r, elm->kind, elm->type, &item, p, q, tag, lim, 0)))
+		if (!(p = read_member(r, elm, &item, p, q, tag, lim)))
 			return NULL;
 		if (UNLIKELY(n == cap)) {
-			if (cap > (size_t)INT_MAX / 2) {
-				r->nomem = 1;
+			if (!(items = grow_items(r, items, local, cap)))
 				return NULL;
-			}
-			void **grown = arena_realloc(r->arena, items == local ? NULL : items,
-			                             2 * cap * sizeof *items);
-			if (!grown) {
-				r->nomem = 1;
-				return NULL;
-			}
-			if (items == local)
-				memcpy(grown, local, sizeof local);
-			items = grown;
 			cap *= 2;
 		}
 		items[n++] = item;
 	}
 	r->depth -= nc;
-	asn_anonymous_set_ *list = _A_SET_FROM_VOID(st);
-	if (n == 0)
-		return p;
-	if (items == local) {
-		/* An allocation of its own, so that asn_set_add() can grow it later. */
-		items = arena_realloc(r->arena, NULL, n * sizeof *items);
-		if (!items) {
-			r->nomem = 1;
-			return NULL;
-		}
-		memcpy(items, local, n * sizeof *items);
-		cap = n;
+	return set_items(r, st, items, local, n, cap, p);
+}
+
+/* SET_OF_decode_ber (SEQUENCE OF too): items collected here, then one array in the arena. */
+static NOINLINE pos read_list(reader *r, const rmember *mt, void **slot, HEAD, pos lim)
+{
+	const rtype *t = mt->type;
+	void *st = *slot;
+	if (!st && !(st = *slot = node(r, (size_t)t->size)))
+		return NULL;
+	unsigned nc = 1;
+	size_t len;
+	pos at = plain_header(r, mt, p, q, tag, lim, &len);
+	if (LIKELY(at)) {
+		lim = at + len;
+	} else {
+		ssize_t left;
+		int c;
+		unsigned k;
+		at = read_tags(r, t, p, q, tag, lim, mt->tag_mode, 1, 0, &left, &c, &k);
+		if (!at || open_levels(r, k))
+			return fail(r, p);
+		nc = k;
+		if (left < 0)
+			return read_items_indefinite(r, t, st, at, lim, left, nc);
+		lim = at + left;
 	}
-	list->array = items;
-	list->count = (int)n;
-	list->size = (int)cap;
-	return p;
+	p = at;
+	const rmember *elm = t->m;
+	void *local[LOCAL_ITEMS], **items = local;
+	size_t n = 0, cap = LOCAL_ITEMS;
+	while (p < lim) {
+		if (LIKELY((*p | 0x20) == elm->idc)) {
+			/* The item's own tag in one octet: nothing more to check here. */
+			tag = elm->tag;
+			q = p + 1;
+		} else {
+			if (!(q = get_tag(r, p, lim, &tag)))
+				return fail(r, p);
+			if (elm->tag != (ber_tlv_tag_t)-1 && tag != elm->tag)
+				return fail(r, p);
+		}
+		void *item = NULL;
+		if (!(p = read_member(r, elm, &item, p, q, tag, lim)))
+			return NULL;
+		if (UNLIKELY(n == cap)) {
+			if (!(items = grow_items(r, items, local, cap)))
+				return NULL;
+			cap *= 2;
+		}
+		items[n++] = item;
+	}
+	r->depth -= nc;
+	return set_items(r, st, items, local, n, cap, p);
 }
 
 /* asn_INTEGER2long / asn_INTEGER2ulong on n content octets. */
@@ -880,7 +1171,6 @@ static int to_long(pos b, size_t n, int is_unsigned, long *out)
 }
 
 /* NativeInteger_decode_ber (NativeEnumerated too) */
-#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 static ALWAYS_INLINE pos read_native_integer(reader *r, const rtype *t, void **slot, HEAD,
                                              pos lim, int tag_mode)
@@ -1113,18 +1403,20 @@ static int runtime_free(asn_struct_free_f *f)
  * One value of type t into *slot (allocated when NULL), with tag_mode as
  * the member gives it.
  */
-static ALWAYS_INLINE pos read_value(reader *r, unsigned kind, const rtype *t, void **slot, HEAD,
-                                    pos lim, int tag_mode)
+static ALWAYS_INLINE pos read_value(reader *r, const rmember *m, void **slot, HEAD, pos lim)
 {
+	unsigned kind = m->kind;
+	const rtype *t = m->type;
+	int tag_mode = m->tag_mode;
 	/* Conditional branches, most frequent first: they predict better than one jump table. */
 	if (kind == K_SEQUENCE)
-		return read_sequence(r, t, slot, p, q, tag, lim, tag_mode);
+		return read_sequence(r, m, slot, p, q, tag, lim);
 	if (kind == K_STRING)
 		return read_string(r, t, slot, p, q, tag, lim, tag_mode);
 	if (kind == K_INT)
 		return read_native_integer(r, t, slot, p, q, tag, lim, tag_mode);
 	if (kind == K_LIST)
-		return read_list(r, t, slot, p, q, tag, lim, tag_mode);
+		return read_list(r, m, slot, p, q, tag, lim);
 	if (kind == K_CHOICE)
 		return read_choice(r, t, slot, p, q, tag, lim, tag_mode);
 	if (kind == K_BOOL)
@@ -1132,6 +1424,170 @@ static ALWAYS_INLINE pos read_value(reader *r, unsigned kind, const rtype *t, vo
 	if (kind == K_PRIM)
 		return read_primitive(r, t, slot, p, q, tag, lim, tag_mode);
 	return read_by_asn1c(r, t->td, slot, p, lim, tag_mode);
+}
+
+static NOINLINE pos read_member_slow(reader *r, const rmember *m, void **mslot, HEAD, pos lim)
+{
+	return read_value(r, m, mslot, p, q, tag, lim);
+}
+
+static NOINLINE pos read_member_call(reader *r, const rmember *m, void **mslot, HEAD, pos lim)
+{
+	return read_member(r, m, mslot, p, q, tag, lim);
+}
+
+/*
+ * A CHOICE member, untagged or with the usual EXPLICIT tag (constructed,
+ * a short length that fits, one level more allowed), whose alternative has
+ * a one-octet tag that the direct map finds: read_choice()'s steps without
+ * its call, the alternative read directly. Anything else is read_choice()'s,
+ * from the start (nothing has changed until the alternative is known).
+ */
+static ALWAYS_INLINE pos read_choice_member(reader *r, const rmember *m, void **mslot, HEAD,
+                                            pos lim)
+{
+	const rtype *t = m->type;
+	pos c = p, e = lim;
+	size_t len;
+	int tagged = m->tag_mode != 0;
+	if (!t->no_tags || (tagged && m->tag_mode != 1))
+		goto other;
+	if (tagged) {
+		if (!(*p & 0x20) || q >= lim || r->depth >= r->max_depth ||
+		    !(c = get_short_len(q, lim, &len)) || !len)
+			goto other;
+		e = c + len;
+	}
+	unsigned b = *c;
+	if ((b & 0x1f) == 0x1f)
+		goto other;
+	ber_tlv_tag_t atag = (ber_tlv_tag_t)((b & 0x1f) << 2 | b >> 6);
+	unsigned i = BER_TAG_VALUE(atag);
+	if (!t->direct_map || i >= (unsigned)t->map_count || t->map[i].el_tag != atag)
+		goto other;
+	void *st = *mslot;
+	if (!st && !(st = *mslot = node(r, (size_t)t->size)))
+		return NULL;
+	int alt = t->map[i].el_no;
+	const rmember *am = &t->m[alt];
+	set_present(t, st, alt + 1);
+	void *mp = (char *)st + am->offset;
+	void **aslot = am->pointer ? (void **)mp : &mp;
+	r->depth += (unsigned)tagged;
+	pos end;
+	if (am->fast == F_SEQUENCE)
+		end = read_sequence(r, am, aslot, c, c + 1, atag, e);
+	else if (am->fast == F_LIST)
+		end = read_list(r, am, aslot, c, c + 1, atag, e);
+	else
+		end = read_member_call(r, am, aslot, c, c + 1, atag, e);
+	if (!end || !tagged)
+		return end;
+	r->depth--;
+	return end == e ? end : fail(r, end);
+other:
+	return read_choice(r, t, mslot, p, q, tag, lim, m->tag_mode);
+}
+
+/* n bytes from s to d, in line for the short strings that most are. */
+static ALWAYS_INLINE void copy_bytes(unsigned char *d, pos s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n && n < 4) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	} else if (n) {
+		memcpy(d, s, n);
+	}
+}
+
+/*
+ * Member m's value (of a SEQUENCE, a list's item, a CHOICE's alternative)
+ * into *mslot, as read_value() would. The plain forms of the common
+ * primitives (one primitive TLV with a short length) and empty SEQUENCEs
+ * and lists are read here, CHOICEs mostly by read_choice_member(); anything
+ * else, valid or not, goes to the read_* function of its kind, which
+ * decides as asn1c does.
+ */
+static ALWAYS_INLINE pos read_member(reader *r, const rmember *m, void **mslot, HEAD, pos lim)
+{
+	unsigned fast = m->fast;
+	if (fast == F_SEQUENCE || fast == F_LIST) {
+		/* An empty SEQUENCE or list: its node (if a pointer); no deeper than allowed. */
+		if (m->empty_ok && tag == m->tag && (*p & 0x20) && q < lim && *q == 0 &&
+		    r->depth < r->max_depth) {
+			if (!*mslot && !(*mslot = node(r, (size_t)m->type->size)))
+				return NULL;
+			return q + 1;
+		}
+		if (fast == F_SEQUENCE)
+			return read_sequence(r, m, mslot, p, q, tag, lim);
+		return read_list(r, m, mslot, p, q, tag, lim);
+	}
+	if (fast == F_CHOICE)
+		return read_choice_member(r, m, mslot, p, q, tag, lim);
+	if (fast == F_STRING) { /* read_string() on a primitive OCTET STRING */
+		if (tag == m->tag && !(*p & 0x20) && q < lim && *q < 0x80) {
+			size_t len = *q;
+			pos v = q + 1;
+			if (len <= (size_t)(lim - v)) {
+				OCTET_STRING_t *st = *mslot;
+				if (!st && !(st = *mslot = node(r, (size_t)m->type->size)))
+					return NULL;
+				unsigned char *b = bytes(r, len + 1);
+				if (!b)
+					return NULL;
+				copy_bytes(b, v, len);
+				b[len] = 0;
+				st->buf = b;
+				st->size = (int)len;
+				return v + len;
+			}
+		}
+	} else if (fast == F_INT) { /* read_native_integer() on 1 to sizeof(long) octets */
+		if (tag == m->tag && !(*p & 0x20) && q < lim) {
+			size_t len = *q;
+			pos v = q + 1;
+			if (len - 1 < sizeof(long) && len <= (size_t)(lim - v)) {
+				pos e = v + len;
+				unsigned long l = m->type->is_unsigned || !(*v & 0x80) ? 0 : ~0ul;
+				for (; v < e; v++)
+					l = l << 8 | *v;
+				long *out = *mslot;
+				if (!out && !(out = *mslot = node(r, sizeof *out)))
+					return NULL;
+				*out = (long)l;
+				return e;
+			}
+		}
+	} else if (fast == F_BOOL) { /* read_boolean() */
+		if (tag == m->tag && !(*p & 0x20) && q < lim && *q < 0x80) {
+			size_t len = *q;
+			pos v = q + 1;
+			if (len <= (size_t)(lim - v)) {
+				BOOLEAN_t *out = *mslot;
+				if (!out && !(out = *mslot = node(r, sizeof *out)))
+					return NULL;
+				*out = 0;
+				for (size_t i = 0; i < len && !*out; i++)
+					*out = v[i];
+				return v + len;
+			}
+		}
+	}
+	return read_member_slow(r, m, mslot, p, q, tag, lim);
 }
 
 int ber_read(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, size_t len,
@@ -1162,10 +1618,13 @@ int ber_read(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, s
 	if (!t) {
 		end = read_by_asn1c(&r, td, slot, buf, buf + len, 0);
 	} else {
+		/* The root, as a member of nothing: untagged, its type's own tags. */
+		rmember root = { .type = t, .tag = t->tag0, .kind = t->kind };
+		root.plain = plain_tag(&root);
 		ber_tlv_tag_t tag;
 		pos q = get_tag(&r, buf, buf + len, &tag);
 		if (q)
-			end = read_value(&r, t->kind, t, slot, buf, q, tag, buf + len, 0);
+			end = read_value(&r, &root, slot, buf, q, tag, buf + len);
 	}
 	*needs_scan = r.needs_scan;
 	if (!end) {

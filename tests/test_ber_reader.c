@@ -480,6 +480,53 @@ static void test_corpus_same_as_asn1c(void **state)
 	assert_int_equal(n, 149);
 }
 
+/*
+ * The depth limit, which the reader's fast paths count on their own: at
+ * every max_depth up to past each message's depth, the reader passes the
+ * message (so that the library skips ber_scan()) exactly when ber_scan()
+ * would, and fails it otherwise; both length forms.
+ */
+static void check_depths(const unsigned char *b, size_t len, const char *what)
+{
+	for (unsigned d = 1; d <= 48; d++) {
+		megaco_arena a;
+		arena_init(&a, NULL, 0);
+		void *model = NULL;
+		size_t consumed = 0, at = 0;
+		int needs_scan = 0;
+		int rc = ber_read(&asn_DEF_MegacoMessage, &model, b, len, &a, d, &consumed, &at,
+		                  &needs_scan);
+		int passes = rc == BER_READ_OK && consumed == len && !needs_scan;
+		int scan_ok = ber_scan(b, len, d, len, NULL) == MEGACO_OK;
+		if (passes != scan_ok || (scan_ok && rc != BER_READ_OK))
+			fail_msg("%s at max_depth %u: reader %d (needs_scan %d), ber_scan %s", what, d,
+			         rc, needs_scan, scan_ok ? "ok" : "fails");
+		arena_reset_blocks(&a);
+	}
+}
+
+static void test_depth_limits(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < C->count; i++) {
+		size_t len;
+		unsigned char *b = ber_vector(i, &len);
+		if (!b)
+			continue;
+		check_depths(b, len, C->entries[i].name);
+		static const unsigned masks[] = { ~0u, 0x55555555u };
+		for (size_t k = 0; k < sizeof masks / sizeof masks[0]; k++) {
+			growbuf g = { 0 };
+			to_indefinite(b, len, 0, masks[k], &g);
+			char what[128];
+			snprintf(what, sizeof what, "%s indefinite mask %x", C->entries[i].name, masks[k]);
+			check_depths(g.buf, g.len, what);
+			free(g.buf);
+		}
+		free(b);
+	}
+}
+
 static void test_indefinite_forms(void **state)
 {
 	(void)state;
@@ -715,6 +762,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_edge_cases),
 		cmocka_unit_test(test_constructed_strings),
 		cmocka_unit_test(test_corruptions),
+		cmocka_unit_test(test_depth_limits),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(C);
