@@ -11,9 +11,18 @@
  * writing moves it down) and returns the new one, or NULL after recording in
  * the writer why it stopped, so p stays in a register across the recursion.
  * About 110 instructions per TLV on the corpus (asn1c: ~5000).
+ *
+ * That descriptor walk writes any type. For the H.248 root there are two
+ * faster ways over the same rules (see "compiled tables" below): a walk
+ * over per-member records compiled once from the descriptors (~75 per
+ * TLV), and writers generated from those records at build time
+ * (tools/gen/der_gen.c, ~45 per TLV), which it uses when they match. Both
+ * hand every uncommon value to the descriptor walk.
  */
 #include "der_writer.h"
 
+#include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +31,7 @@
 #include "BOOLEAN.h"
 #include "IA5String.h"
 #include "INTEGER.h"
+#include "MegacoMessage.h"
 #include "NULL.h"
 #include "NativeEnumerated.h"
 #include "NativeInteger.h"
@@ -37,6 +47,8 @@
 /* Kind handlers stay out of line so the recursive dispatcher keeps a small frame. */
 #define NOINLINE __attribute__((noinline))
 #define COLD __attribute__((noinline, cold))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /*
  * Stack the recursion may use: ~100 bytes a nesting level in an optimised
@@ -722,6 +734,608 @@ put_value(writer *w, unsigned char *p, const void *ptr, int tag_mode, const asn_
 	return put_by_asn1c(w, p, td, ptr, tag_mode, m);
 }
 
+/* ---- compiled tables for the H.248 module ----------------------------------------------- */
+
+/*
+ * The walk above reads asn1c's descriptors at every node: the kind through
+ * a chain of encoder compares, tags, PER bounds and specifics through three
+ * or four pointers each. For the module's own root, whose descriptors are
+ * all static, that is gathered once per process into one record per member
+ * (kind, offset, identifier octet, constraint bounds), and the common
+ * values (short tags, lengths below 256, constraints met) are written
+ * straight from it. Anything else about a value (a long length, a failed
+ * check, a rare kind, a missing member) sends that value back to the
+ * descriptor-driven functions above, which decide it exactly as before, so
+ * output and errors stay theirs. Ad-hoc descriptors (other roots) never
+ * come here: a cache keyed by their address could outlive them.
+ */
+/* Kinds; the leaves from C_OCTETS on. */
+enum { C_SEQUENCE, C_LIST, C_CHOICE, C_OCTETS, C_INT, C_NULL, C_BOOL, C_OTHER };
+enum { H_SHORT, H_NONE, H_TAGS }; /* one TL with a one-octet tag; none; put_tags() */
+enum { CK_NONE, CK_RANGE, CK_URANGE, CK_IA5, CK_SLOW };
+
+typedef struct ctype ctype;
+
+typedef struct cmember {
+	const ctype *type;
+	unsigned char kind;      /* type->kind, one load sooner */
+	unsigned char pointer;   /* ATF_POINTER */
+	unsigned char optional;
+	unsigned char hdr;       /* H_* */
+	unsigned char id;        /* the identifier octet for H_SHORT */
+	unsigned char cons;      /* the innermost tag is constructed */
+	unsigned char ck;        /* CK_*: what passes without the descriptor-driven check */
+	signed char tag_mode;    /* as put_value() gets it (0 for list items) */
+	int offset;
+	long lo, hi;             /* value, SIZE or item-count bounds for CK_RANGE/URANGE/IA5 */
+	asn_TYPE_descriptor_t *td;
+	const asn_TYPE_member_t *el; /* for the descriptor-driven functions and errors */
+} cmember;
+
+struct ctype {
+	unsigned char kind;
+	unsigned char pres_size; /* CHOICE: size and place of the alternative's number */
+	int pres_offset;
+	int count;               /* members (the item for a list) */
+	const cmember *m;
+	const asn_TYPE_descriptor_t *td;
+};
+
+/* Room for several times the H.248 v3 module; past it, the descriptor walk does it all. */
+#define C_MAX_TYPES 1024
+#define C_MAX_MEMBERS 4096
+#define C_MAP_SIZE 2048 /* a power of 2 above C_MAX_TYPES */
+
+static struct {
+	ctype types[C_MAX_TYPES];
+	cmember members[C_MAX_MEMBERS];
+	ctype *map[C_MAP_SIZE];
+	unsigned ntypes, nmembers;
+	cmember root;
+	int ok;
+	int generated; /* der_writer_gen.inc was made from these very tables */
+} ctab;
+static pthread_once_t ctab_once = PTHREAD_ONCE_INIT;
+
+/* The root as put_value() sees it in run(): a member of nothing, no tag. */
+static const asn_TYPE_member_t module_root = { .type = &asn_DEF_MegacoMessage };
+
+/* asn1c's own free functions: a descriptor pointing at one is resolved to its base. */
+static int runtime_free(asn_struct_free_f *f)
+{
+	return f == SEQUENCE_free || f == CHOICE_free || f == SET_OF_free || f == OCTET_STRING_free ||
+	       f == NativeInteger_free || f == BOOLEAN_free || f == ASN__PRIMITIVE_TYPE_free;
+}
+
+static const ctype *compile_type(asn_TYPE_descriptor_t *td);
+
+/* Bounds of a PER range as lo..hi; what in_range() lets through. */
+static void range_of(const asn_per_constraint_t *c, long *lo, long *hi)
+{
+	*lo = LONG_MIN;
+	*hi = LONG_MAX;
+	if (c->flags == APC_CONSTRAINED || c->flags == APC_SEMI_CONSTRAINED)
+		*lo = c->lower_bound;
+	if (c->flags == APC_CONSTRAINED)
+		*hi = c->upper_bound;
+}
+
+/* Fills in the member record for el (the list item when tag_mode is forced to 0). */
+static int compile_member(cmember *cm, const asn_TYPE_member_t *el, int tag_mode)
+{
+	asn_TYPE_descriptor_t *td = el->type;
+	const ctype *t = compile_type(td);
+	if (!t)
+		return -1;
+	cm->type = t;
+	cm->kind = t->kind;
+	cm->td = td;
+	cm->el = el;
+	cm->offset = el->memb_offset;
+	cm->pointer = (el->flags & ATF_POINTER) != 0;
+	cm->optional = el->optional != 0;
+	cm->tag_mode = (signed char)tag_mode;
+
+	/* The header, as put_tags() would write it. */
+	const asn_OCTET_STRING_specifics_t *os = td->specifics;
+	int any = td->der_encoder == OCTET_STRING_encode_der && os && os->subvariant == ASN_OSUBV_ANY;
+	cm->cons = t->kind == C_SEQUENCE || t->kind == C_LIST || t->kind == C_CHOICE || any ||
+	           td->der_encoder == SET_OF_encode_der;
+	cm->hdr = H_TAGS;
+	if ((t->kind == C_CHOICE && !(tag_mode == 1 || td->tags_count)) || (any && tag_mode != 1)) {
+		cm->hdr = H_NONE;
+	} else if ((td->tags_count == 1 && tag_mode <= 0) || (td->tags_count == 0 && tag_mode)) {
+		ber_tlv_tag_t tag = tag_mode ? el->tag : td->tags[0];
+		if (BER_TAG_VALUE(tag) <= 30) {
+			cm->hdr = H_SHORT;
+			cm->id = (unsigned char)(BER_TAG_CLASS(tag) << 6 | (cm->cons ? 0x20 : 0) |
+			                         BER_TAG_VALUE(tag));
+		}
+	}
+
+	/* What check_integer(), check_string() and enter() would pass without a look. */
+	const asn_per_constraints_t *pc = per_of(td, el);
+	asn_constr_check_f *ctf = check_of(td, el);
+	cm->ck = CK_SLOW;
+	cm->lo = LONG_MIN;
+	cm->hi = LONG_MAX;
+	if (t->kind == C_INT) {
+		const asn_INTEGER_specifics_t *spec = td->specifics;
+		if (td->uper_encoder == NativeEnumerated_encode_uper) {
+			cm->ck = CK_NONE;
+		} else if (!pc) {
+			cm->ck = generated_check(ctf) ? CK_SLOW : CK_NONE;
+		} else if (!(spec && spec->field_unsigned)) {
+			cm->ck = CK_RANGE;
+			range_of(&pc->value, &cm->lo, &cm->hi);
+		} else if (pc->value.flags == APC_CONSTRAINED && pc->value.lower_bound >= 0 &&
+		           pc->value.upper_bound >= 0) {
+			cm->ck = CK_URANGE;
+			cm->lo = pc->value.lower_bound;
+			cm->hi = pc->value.upper_bound;
+		} else if (pc->value.flags != APC_CONSTRAINED && pc->value.flags != APC_SEMI_CONSTRAINED) {
+			cm->ck = CK_NONE;
+		}
+	} else if (t->kind == C_OCTETS) {
+		/* Only with a buffer (the fast path wants one): then just SIZE and alphabet. */
+		if (!pc) {
+			cm->ck = generated_check(ctf) ? CK_SLOW : CK_NONE;
+		} else if (!alphabet_bound(&pc->value)) {
+			cm->ck = CK_RANGE;
+			range_of(&pc->size, &cm->lo, &cm->hi);
+		} else if (pc->value.lower_bound == 0 && pc->value.upper_bound == 127) {
+			cm->ck = CK_IA5;
+			range_of(&pc->size, &cm->lo, &cm->hi);
+		}
+	} else if (t->kind == C_LIST) {
+		if (pc) {
+			cm->ck = CK_RANGE;
+			range_of(&pc->size, &cm->lo, &cm->hi);
+		} else if (!generated_check(ctf)) {
+			cm->ck = CK_NONE;
+		}
+	} else {
+		cm->ck = CK_NONE; /* SEQUENCE, CHOICE: structural checks only; NULL, BOOLEAN: none */
+	}
+	return 0;
+}
+
+/* The slot for td in the map by descriptor address (open addressing). */
+static ctype **type_slot(const asn_TYPE_descriptor_t *td)
+{
+	size_t h = (size_t)(((uintptr_t)td >> 4) * 0x9E3779B97F4A7C15u >> 20);
+	for (;; h++) {
+		ctype **e = &ctab.map[h & (C_MAP_SIZE - 1)];
+		if (!*e || (*e)->td == td)
+			return e;
+	}
+}
+
+/* The compiled form of td and everything below it; NULL when the tables are full. */
+static const ctype *compile_type(asn_TYPE_descriptor_t *td)
+{
+	ctype **slot = type_slot(td);
+	if (*slot)
+		return *slot;
+	if (ctab.ntypes == C_MAX_TYPES)
+		return NULL;
+	/*
+	 * A derived type (PkgdName ::= OCTET STRING (SIZE(4)), ...) points at
+	 * generated wrappers until asn1c first uses it; its free wrapper called
+	 * on NULL copies the base type's functions in and frees nothing, as
+	 * ber_reader.c does too.
+	 */
+	for (int i = 0; i < 4 && !runtime_free(td->free_struct); i++)
+		td->free_struct(td, NULL, 0);
+	ctype *t = *slot = &ctab.types[ctab.ntypes++];
+	t->td = td;
+	der_type_encoder_f *k = td->der_encoder;
+	const asn_OCTET_STRING_specifics_t *os = td->specifics;
+	if (k == SEQUENCE_encode_der) {
+		t->kind = C_SEQUENCE;
+	} else if (k == SEQUENCE_OF_encode_der) {
+		t->kind = C_LIST;
+	} else if (k == CHOICE_encode_der) {
+		const asn_CHOICE_specifics_t *cs = td->specifics;
+		t->pres_offset = cs->pres_offset;
+		t->pres_size = (unsigned char)cs->pres_size;
+		int known = cs->pres_size == sizeof(int) || cs->pres_size == sizeof(short) ||
+		            cs->pres_size == sizeof(char);
+		t->kind = known && td->elements_count > 0 ? C_CHOICE : C_OTHER;
+	} else if (k == OCTET_STRING_encode_der) {
+		t->kind = os && os->subvariant != ASN_OSUBV_STR ? C_OTHER : C_OCTETS;
+	} else if (k == NativeInteger_encode_der) {
+		t->kind = C_INT;
+	} else if (k == NULL_encode_der) {
+		t->kind = C_NULL;
+	} else if (k == BOOLEAN_encode_der) {
+		t->kind = C_BOOL;
+	} else {
+		t->kind = C_OTHER; /* the descriptor walk does these */
+	}
+	if (t->kind != C_SEQUENCE && t->kind != C_LIST && t->kind != C_CHOICE)
+		return t;
+	int n = td->elements_count;
+	if (n < 0 || (unsigned)n > C_MAX_MEMBERS - ctab.nmembers)
+		return NULL;
+	cmember *m = &ctab.members[ctab.nmembers];
+	ctab.nmembers += (unsigned)n;
+	t->m = m;
+	t->count = n;
+	for (int i = 0; i < n; i++)
+		if (compile_member(&m[i], &td->elements[i], t->kind == C_LIST ? 0 : td->elements[i].tag_mode))
+			return NULL;
+	return t;
+}
+
+#if defined(MEGACO_DER_GEN) && !defined(DER_WRITER_GENERATOR)
+#define HAVE_DER_GEN 1
+static int generated_matches(void);
+#endif
+
+#if defined(HAVE_DER_GEN) || defined(DER_WRITER_GENERATOR)
+/* A multiplicative hash over what the generated writers take as constants. */
+static uint64_t mix(uint64_t h, long v)
+{
+	h = (h ^ (uint64_t)v) * 0x100000001b3u;
+	return h ^ h >> 29;
+}
+
+static uint64_t member_print(uint64_t h, const cmember *m)
+{
+	h = mix(h, m->type - ctab.types);
+	h = mix(h, m->kind);
+	h = mix(h, m->pointer);
+	h = mix(h, m->optional);
+	h = mix(h, m->hdr);
+	h = mix(h, m->id);
+	h = mix(h, m->cons);
+	h = mix(h, m->ck);
+	h = mix(h, m->tag_mode);
+	h = mix(h, m->offset);
+	h = mix(h, m->lo);
+	return mix(h, m->hi);
+}
+
+/*
+ * The tables' fingerprint: the generator writes it next to the writers it
+ * makes from them, and those writers are used only when the tables built
+ * at run time give the same one (same module, same layouts), so a stale
+ * or foreign output can only cost speed.
+ */
+static uint64_t tables_print(void)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	h = mix(h, ctab.ntypes);
+	h = mix(h, ctab.nmembers);
+	for (unsigned i = 0; i < ctab.ntypes; i++) {
+		const ctype *t = &ctab.types[i];
+		h = mix(h, t->kind);
+		h = mix(h, t->pres_size);
+		h = mix(h, t->pres_offset);
+		h = mix(h, t->count);
+		h = mix(h, t->m ? t->m - ctab.members : -1);
+	}
+	for (unsigned i = 0; i < ctab.nmembers; i++)
+		h = member_print(h, &ctab.members[i]);
+	return member_print(h, &ctab.root);
+}
+#endif
+
+static void compile_module(void)
+{
+	ctab.ok = compile_member(&ctab.root, &module_root, 0) == 0;
+#ifdef HAVE_DER_GEN
+	ctab.generated = ctab.ok && generated_matches();
+#endif
+}
+
+/* The value as the descriptor walk writes it (rare forms, errors). */
+static NOINLINE unsigned char *c_generic(writer *w, unsigned char *p, const void *ptr,
+                                         const cmember *cm)
+{
+	return put_value(w, p, ptr, cm->tag_mode, cm->el);
+}
+
+/* The header of a constructed value whose contents are [p, end), by put_tags(). */
+static NOINLINE unsigned char *c_header_slow(writer *w, unsigned char *p, const cmember *cm,
+                                             const unsigned char *end)
+{
+	if (cm->hdr == H_NONE)
+		return p;
+	return put_tags(w, p, cm->td, end, cm->tag_mode, cm->el, cm->cons);
+}
+
+/* The header of a constructed value whose contents are [p, end). */
+static inline __attribute__((always_inline)) unsigned char *
+c_header(writer *w, const unsigned char *lo, unsigned char *p, const cmember *cm,
+         const unsigned char *end)
+{
+	size_t len = (size_t)(end - p);
+	if (LIKELY(cm->hdr == H_SHORT && p - lo >= 3)) {
+		if (len <= 127) {
+			p -= 2;
+			p[0] = cm->id;
+			p[1] = (unsigned char)len;
+			return p;
+		}
+		if (len <= 0xff) { /* the outer levels of most messages */
+			p -= 3;
+			p[0] = cm->id;
+			p[1] = 0x81;
+			p[2] = (unsigned char)len;
+			return p;
+		}
+	}
+	if (cm->hdr == H_NONE)
+		return p;
+	return c_header_slow(w, p, cm, end);
+}
+
+/*
+ * Leaves in their common forms, the record's fields as arguments so that
+ * the generated writers (der_writer_gen.inc) can pass them as constants;
+ * anything else goes to the descriptor walk. lo and check are w's, in
+ * registers.
+ */
+static inline __attribute__((always_inline)) unsigned char *
+g_octets(writer *w, const unsigned char *lo, unsigned check, unsigned char *p, const void *ptr,
+         const cmember *cm, unsigned char id, unsigned ck, long min, long max)
+{
+	const OCTET_STRING_t *st = ptr;
+	size_t n = (size_t)st->size;
+	if (UNLIKELY(!st->buf || n > 127 || (size_t)(p - lo) < n + 2))
+		return c_generic(w, p, ptr, cm);
+	if (check && ck != CK_NONE) {
+		if (ck == CK_SLOW || st->size < min || st->size > max)
+			return c_generic(w, p, ptr, cm);
+		if (ck == CK_IA5) {
+			unsigned acc = 0;
+			for (size_t i = 0; i < n; i++)
+				acc |= st->buf[i];
+			if (acc & 0x80)
+				return c_generic(w, p, ptr, cm);
+		}
+	}
+	p -= n;
+	if (n - 4 <= 4) { /* 4..8 octets: two overlapping moves, no call */
+		memcpy(p, st->buf, 4);
+		memcpy(p + n - 4, st->buf + n - 4, 4);
+	} else if (n) {
+		memcpy(p, st->buf, n);
+	}
+	p -= 2;
+	p[0] = id;
+	p[1] = (unsigned char)n;
+	return p;
+}
+
+static inline __attribute__((always_inline)) unsigned char *
+g_int(writer *w, const unsigned char *lo, unsigned check, unsigned char *p, const void *ptr,
+      const cmember *cm, unsigned char id, unsigned ck, long min, long max)
+{
+	long v = *(const long *)ptr;
+	if (check && ck != CK_NONE &&
+	    !(ck == CK_RANGE    ? v >= min && v <= max
+	      : ck == CK_URANGE ? (unsigned long)v >= (unsigned long)min &&
+	                              (unsigned long)v <= (unsigned long)max
+	                        : 0))
+		return c_generic(w, p, ptr, cm);
+	if (UNLIKELY((size_t)(p - lo) < 2 + sizeof(long)))
+		return c_generic(w, p, ptr, cm);
+	if (v >= -128 && v <= 127) {
+		p -= 3;
+		p[0] = id;
+		p[1] = 1;
+		p[2] = (unsigned char)v;
+		return p;
+	}
+	unsigned long u = (unsigned long)v, mag = v < 0 ? ~u : u;
+	/* Bytes for the magnitude's bits plus a sign bit (mag is not 0 here). */
+	unsigned n = (unsigned)(sizeof(long) * 8 - (unsigned)__builtin_clzl(mag)) / 8 + 1;
+	if (n > sizeof(long))
+		n = sizeof(long);
+	for (unsigned i = 0; i < n; i++, u >>= 8)
+		*--p = (unsigned char)u;
+	p -= 2;
+	p[0] = id;
+	p[1] = (unsigned char)n;
+	return p;
+}
+
+static inline __attribute__((always_inline)) unsigned char *
+g_null(writer *w, const unsigned char *lo, unsigned char *p, const void *ptr, const cmember *cm,
+       unsigned char id)
+{
+	if (UNLIKELY((size_t)(p - lo) < 2))
+		return c_generic(w, p, ptr, cm);
+	p -= 2;
+	p[0] = id;
+	p[1] = 0;
+	return p;
+}
+
+static inline __attribute__((always_inline)) unsigned char *
+g_bool(writer *w, const unsigned char *lo, unsigned char *p, const void *ptr, const cmember *cm,
+       unsigned char id)
+{
+	if (UNLIKELY((size_t)(p - lo) < 3))
+		return c_generic(w, p, ptr, cm);
+	p -= 3;
+	p[0] = id;
+	p[1] = 1;
+	p[2] = *(const BOOLEAN_t *)ptr ? 0xff : 0; /* DER: true is FF */
+	return p;
+}
+
+/* A leaf value by its record. */
+static inline unsigned char *c_leaf(writer *w, const unsigned char *lo, unsigned check,
+                                    unsigned char *p, const void *ptr, const cmember *cm)
+{
+	if (LIKELY(cm->hdr == H_SHORT)) {
+		switch (cm->kind) {
+		case C_OCTETS: return g_octets(w, lo, check, p, ptr, cm, cm->id, cm->ck, cm->lo, cm->hi);
+		case C_INT: return g_int(w, lo, check, p, ptr, cm, cm->id, cm->ck, cm->lo, cm->hi);
+		case C_NULL: return g_null(w, lo, p, ptr, cm, cm->id);
+		case C_BOOL: return g_bool(w, lo, p, ptr, cm, cm->id);
+		default: break;
+		}
+	}
+	return c_generic(w, p, ptr, cm);
+}
+
+/*
+ * A constructed value being written: its member cursor (SEQUENCE), item
+ * index (list) or nothing more (CHOICE, whose one alternative is written).
+ */
+typedef struct cframe {
+	const cmember *cm;
+	unsigned char kind;   /* cm->kind */
+	const cmember *e;     /* SEQUENCE: the member last started; list: the item's record */
+	const cmember *first; /* SEQUENCE: its first member */
+	const void *ptr;      /* the value */
+	unsigned char *end;   /* where its contents end */
+	int i;                /* list: the item last started */
+} cframe;
+
+/*
+ * Deeper than any H.248 message (about 20 levels); a value below this goes
+ * to the descriptor walk, which bounds its recursion by the stack.
+ */
+#define C_DEPTH 48
+
+/*
+ * The walk as a loop over an explicit stack of open constructed values:
+ * no call, prologue or stack probe per node, only the value's own work.
+ */
+static NOINLINE unsigned char *c_walk(writer *w, unsigned char *p, const void *ptr,
+                                      const cmember *cm)
+{
+	cframe st[C_DEPTH];
+	cframe *f = st - 1; /* the innermost open value */
+	/* Copies the byte stores cannot be taken to change. */
+	const unsigned char *const lo = w->lo;
+	const unsigned check = w->check;
+	const void *mp;
+descend: /* write the value ptr of member cm in front of p */
+	if (cm->kind == C_SEQUENCE) {
+		if (UNLIKELY(f == st + C_DEPTH - 1))
+			goto generic;
+		++f;
+		f->cm = cm;
+		f->kind = C_SEQUENCE;
+		f->first = cm->type->m;
+		f->e = f->first + cm->type->count;
+		f->ptr = ptr;
+		f->end = p;
+		goto sequence;
+	}
+	if (cm->kind == C_LIST) {
+		const asn_anonymous_set_ *list = _A_CSET_FROM_VOID(ptr);
+		if (UNLIKELY(f == st + C_DEPTH - 1))
+			goto generic;
+		if (check && cm->ck != CK_NONE &&
+		    !(cm->ck == CK_RANGE && list->count >= cm->lo && list->count <= cm->hi) &&
+		    check_list(w, cm->td, cm->el, ptr) != W_OK)
+			return NULL;
+		++f;
+		f->cm = cm;
+		f->kind = C_LIST;
+		f->e = cm->type->m;
+		f->ptr = list;
+		f->end = p;
+		f->i = list->count;
+		goto list;
+	}
+	if (cm->kind == C_CHOICE) {
+		const ctype *t = cm->type;
+		const char *pp = (const char *)ptr + t->pres_offset;
+		int present = t->pres_size == sizeof(int)     ? *(const int *)pp
+		              : t->pres_size == sizeof(short) ? *(const short *)pp
+		                                              : *(const signed char *)pp;
+		if (UNLIKELY(present <= 0 || present > t->count || f == st + C_DEPTH - 1))
+			goto generic; /* the error, as put_choice() gives it */
+		const cmember *e = &t->m[present - 1];
+		mp = (const char *)ptr + e->offset;
+		if (e->pointer && !(mp = *(const void *const *)mp))
+			goto generic;
+		++f;
+		f->cm = cm;
+		f->kind = C_CHOICE;
+		f->end = p;
+		ptr = mp;
+		cm = e;
+		goto descend;
+	}
+	if (!(p = c_leaf(w, lo, check, p, ptr, cm)))
+		return NULL;
+	goto next;
+generic:
+	if (!(p = c_generic(w, p, ptr, cm)))
+		return NULL;
+next: /* the value is written: carry on with the innermost open one */
+	if (f < st)
+		return p;
+	if (f->kind == C_SEQUENCE) {
+	sequence:;
+		const cmember *e = f->e;
+		while (e-- > f->first) {
+			mp = (const char *)f->ptr + e->offset;
+			if (e->pointer && !(mp = *(const void *const *)mp)) {
+				if (e->optional)
+					continue;
+				return stop(w, W_ENCODE, f->cm->td, e->el, "mandatory member absent");
+			}
+			f->e = e;
+			ptr = mp;
+			cm = e;
+			goto descend;
+		}
+	} else if (f->kind == C_LIST) {
+	list:
+		while (f->i-- > 0) {
+			const void *item = _A_CSET_FROM_VOID(f->ptr)->array[f->i];
+			if (!item)
+				continue;
+			ptr = item;
+			cm = f->e;
+			goto descend;
+		}
+	} /* else a CHOICE, whose alternative is written */
+	if (!(p = c_header(w, lo, p, f->cm, f->end)))
+		return NULL;
+	f--;
+	goto next;
+}
+
+#ifdef HAVE_DER_GEN
+/* Stack bound for the generated writers, as enter() does. */
+static inline int g_deep(writer *w, const cmember *cm)
+{
+	char probe;
+	if (UNLIKELY((uintptr_t)&probe < w->stack_floor)) {
+		fail(w, W_DEEP, cm->td, cm->el, "nested too deeply");
+		return 1;
+	}
+	return 0;
+}
+
+/* SIZE of a list, as in c_walk(). */
+static inline int g_list_ok(writer *w, const cmember *cm, const void *ptr)
+{
+	int n = _A_CSET_FROM_VOID(ptr)->count;
+	return !w->check || cm->ck == CK_NONE || (cm->ck == CK_RANGE && n >= cm->lo && n <= cm->hi) ||
+	       check_list(w, cm->td, cm->el, ptr) == W_OK;
+}
+
+#include "der_writer_gen.inc"
+
+static int generated_matches(void)
+{
+	return tables_print() == DER_GEN_FINGERPRINT;
+}
+#endif
+
 /* ---- entry point ------------------------------------------------------------------------ */
 
 static int report(const writer *w, megaco_error *err)
@@ -754,7 +1368,18 @@ static int run(writer *w, asn_TYPE_descriptor_t *td, const void *ptr, unsigned f
 		           .stack_floor = here > DER_STACK_BUDGET ? here - DER_STACK_BUDGET : 0 };
 	/* The root as a member of nothing: no tag, no constraints of its own. */
 	asn_TYPE_member_t root = { .type = td };
-	unsigned char *p = put_value(w, buf + cap, ptr, 0, &root);
+	unsigned char *p;
+	if (td == &asn_DEF_MegacoMessage && !(flags & DER_WRITE_DESCRIPTOR_WALK) &&
+	    pthread_once(&ctab_once, compile_module) == 0 && ctab.ok) {
+#ifdef HAVE_DER_GEN
+		if (ctab.generated && !(flags & DER_WRITE_TABLE_WALK))
+			p = DER_GEN_ROOT(w, buf + cap, ptr, &ctab.root);
+		else
+#endif
+			p = c_walk(w, buf + cap, ptr, &ctab.root);
+	} else {
+		p = put_value(w, buf + cap, ptr, 0, &root);
+	}
 	if (!p)
 		return w->error;
 	*len = (size_t)(buf + cap - p);
@@ -771,6 +1396,17 @@ static int measure(writer *w, asn_TYPE_descriptor_t *td, const void *ptr, unsign
 	int rc = run(w, td, ptr, flags, s, cap, len);
 	free(s);
 	return rc;
+}
+
+int der_write_mode(void)
+{
+	if (pthread_once(&ctab_once, compile_module) != 0 || !ctab.ok)
+		return DER_MODE_DESCRIPTORS;
+#ifdef HAVE_DER_GEN
+	return ctab.generated ? DER_MODE_GENERATED : DER_MODE_STALE;
+#else
+	return DER_MODE_TABLES;
+#endif
 }
 
 int der_write(asn_TYPE_descriptor_t *td, const void *ptr, unsigned flags, unsigned char *buf,

@@ -20,7 +20,26 @@ enum {
 	 * padding, present mandatory members and CHOICE alternatives.
 	 */
 	DER_WRITE_CHECK = 1u << 0,
+	/*
+	 * For tests, which compare the three ways the H.248 root can be written:
+	 * the walk over the compiled tables instead of the generated writers
+	 * (der_writer_gen.inc), or the walk over the asn1c descriptors instead
+	 * of either. Same bytes, same errors; only slower.
+	 */
+	DER_WRITE_TABLE_WALK = 1u << 1,
+	DER_WRITE_DESCRIPTOR_WALK = 1u << 2,
 };
+
+/* What der_write() uses for asn_DEF_MegacoMessage, as der_write_mode() tells. */
+enum {
+	DER_MODE_DESCRIPTORS, /* the descriptor walk (the tables did not fit) */
+	DER_MODE_TABLES,      /* the compiled tables; built without generated writers */
+	DER_MODE_GENERATED,   /* the generated writers */
+	DER_MODE_STALE,       /* generated writers built in, but from other tables: unused */
+};
+
+/* Compiles the tables if need be and says which of the DER_MODE_* is in use. */
+int der_write_mode(void);
 
 /*
  * Encodes the value ptr of type td as DER into buf[0..cap); buf may be NULL

@@ -123,6 +123,12 @@ static void test_corpus_byte_identical(void **state)
 		assert_bytes_equal(e->name, o, olen, a, alen);
 		free(a);
 		free(o);
+		/* The other two ways of writing the root give the same bytes. */
+		for (unsigned walk = DER_WRITE_TABLE_WALK; walk <= DER_WRITE_DESCRIPTOR_WALK; walk <<= 1) {
+			o = ours(&asn_DEF_MegacoMessage, m->model, DER_WRITE_CHECK | walk, &olen);
+			assert_bytes_equal(e->name, o, olen, ber, ber_len);
+			free(o);
+		}
 		megaco_message_free(m);
 
 		/* The same from a PER-decoded model (other allocation, other order of asn1c use). */
@@ -546,6 +552,20 @@ static void test_constraints(void **state)
 					         rc ? err.message : "");
 				if (rc == MEGACO_ERR_CONSTRAINT)
 					assert_int_equal(err.code, MEGACO_ERR_CONSTRAINT);
+				/* The table walk and the descriptor walk: the same verdict and message. */
+				for (unsigned walk = DER_WRITE_TABLE_WALK; walk <= DER_WRITE_DESCRIPTOR_WALK;
+				     walk <<= 1) {
+					size_t got2 = 0;
+					megaco_error err2;
+					unsigned char out2[4096];
+					int rc2 = der_write(&asn_DEF_MegacoMessage, m->model, DER_WRITE_CHECK | walk,
+					                    out2, sizeof out2, &got2, &err2);
+					assert_int_equal(rc2, rc);
+					if (rc)
+						assert_string_equal(err2.message, err.message);
+					else
+						assert_memory_equal(out2, out, got);
+				}
 				/* The same verdict when the buffer is too small to hold the message. */
 				rc = ber_encode_message(m, out, 3, &got, NULL);
 				assert_int_equal(rc, cases[c].want ? cases[c].want : MEGACO_ERR_BUFFER_TOO_SMALL);
@@ -585,6 +605,17 @@ static void test_unsigned_range(void **state)
 	assert_int_equal(out[2], 0xff);
 }
 
+/* The H.248 root is written by the generated writers, or the tables when built without. */
+static void test_write_mode(void **state)
+{
+	(void)state;
+	int mode = der_write_mode();
+	if (mode != DER_MODE_GENERATED && mode != DER_MODE_TABLES)
+		fail_msg("der_write_mode() is %d: %s", mode,
+		         mode == DER_MODE_STALE ? "der_writer_gen.inc does not match the tables"
+		                                : "the tables do not hold the module");
+}
+
 int main(int argc, char **argv)
 {
 	C = corpus_load(corpus_dir_from_args(argc, argv));
@@ -601,6 +632,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_constraints),
 		cmocka_unit_test(test_unsigned_range),
+		cmocka_unit_test(test_write_mode),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(C);
