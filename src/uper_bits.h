@@ -81,7 +81,8 @@ struct uper_node {
  */
 const uper_node *uper_root(void);
 
-/* The writer's entry point for a kind (uper_writer.c), for the node builder. */
+/* The writer's entry point for a kind (uper_writer.c), for the node builder:
+ * NULL now, the writer compiles its own plan from the graph. */
 uper_enc_f *uper_encoder_for(enum uper_kind kind);
 
 /* Decoder/encoder results, as asn1c's RC_OK / RC_WMORE / RC_FAIL. */
@@ -156,6 +157,7 @@ struct uper_out {
 };
 
 void uout_spill(uper_out *o, uint32_t word);
+void uout_flush32(uper_out *o);
 
 /* asn1c per_put_few_bits: n <= 32, the low n bits of v. */
 static inline void uout_put(uper_out *o, uint32_t v, unsigned n)
@@ -177,6 +179,16 @@ static inline void uout_put(uper_out *o, uint32_t v, unsigned n)
 			uout_spill(o, word);
 		}
 	}
+}
+
+/* uout_put for a v known to fit in n bits (n <= 32): no masking, and the
+ * word store out of line, so that the many inlined copies stay small. */
+static inline __attribute__((always_inline)) void uout_put_fit(uper_out *o, uint32_t v, unsigned n)
+{
+	o->acc = (o->acc << n) | v;
+	o->nacc += n;
+	if (o->nacc >= 32)
+		uout_flush32(o);
 }
 
 static inline size_t uout_bits(const uper_out *o) { return o->len * 8 + o->nacc; }

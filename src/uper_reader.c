@@ -5,11 +5,18 @@
  * same accept/reject decision and the same starved-versus-malformed verdict,
  * quirks included (marked "asn1c:"). Also home of uper_ready(), which checks
  * once that every type of the module is a form both walkers reproduce.
+ *
+ * Two ways to walk: the table walk below, driven by the node graph, and one
+ * decoder per node generated at build time from the same graph
+ * (tools/gen/uper_read_gen.c, #included at the end), which bakes each node's
+ * numbers in. Both are made of the same building blocks (list_c, octets_c
+ * and so on), which take a node's numbers as arguments and are forced
+ * inline, so a generated decoder passing constants gets a folded copy.
  */
 #include <pthread.h>
 
 #include "arena.h"
-#include "uper_bits.h"
+#include "uper_read_bits.h"
 
 #include "BIT_STRING.h"
 #include "BOOLEAN.h"
@@ -49,6 +56,8 @@ static const uper_node *module_root;
 static pthread_once_t root_once = PTHREAD_ONCE_INIT;
 
 typedef struct uper_reader reader;
+
+#define ALWAYS_INLINE RD_INLINE
 static uper_dec_f dec_sequence, dec_choice, dec_list, dec_octets, dec_native_enum, dec_boolean,
 	dec_null;
 static inline int dec_native_int(reader *r, const uper_node *n, void **sptr, uper_in *in);
@@ -235,14 +244,6 @@ static const uper_node *build(asn_TYPE_descriptor_t *td, const asn_per_constrain
 	return n;
 }
 
-static void prepare(void) { module_root = build(&asn_DEF_MegacoMessage, NULL); }
-
-const uper_node *uper_root(void)
-{
-	pthread_once(&root_once, prepare);
-	return module_root;
-}
-
 /* --- reader --------------------------------------------------------------- */
 
 struct uper_reader {
@@ -254,18 +255,18 @@ struct uper_reader {
 
 
 /* asn1c uper_get_length: -1 when starved or malformed (asn1c does not tell). */
-static inline long get_length(uper_in *in, int ebits, int *repeat)
+static ALWAYS_INLINE long get_length(uper_in *in, int ebits, int *repeat)
 {
 	*repeat = 0;
 	if (ebits >= 0)
-		return (long)uin_get(in, (unsigned)ebits);
-	int64_t v = uin_get(in, 8);
+		return (long)rd_get(in, (unsigned)ebits);
+	int64_t v = rd_get(in, 8);
 	if (v < 0)
 		return -1;
 	if (!(v & 128))
 		return (long)v;
 	if (!(v & 64)) {
-		int64_t lo = uin_get(in, 8);
+		int64_t lo = rd_get(in, 8);
 		if (lo < 0)
 			return -1;
 		return (long)(((v & 63) << 8) | lo);
@@ -280,18 +281,18 @@ static inline long get_length(uper_in *in, int ebits, int *repeat)
 /* asn1c uper_get_nsnnwn, which reads 7 bits first (not X.691's 1 + 6). */
 static long get_nsnnwn(uper_in *in)
 {
-	long v = (long)uin_get(in, 7);
+	long v = (long)rd_get(in, 7);
 	if (v & 64) {
 		v &= 63;
 		v <<= 2;
-		v |= (long)uin_get(in, 2);
+		v |= (long)rd_get(in, 2);
 		if (v & 128)
 			return -1;
 		if (v == 0)
 			return 0;
 		if (v >= 3)
 			return -1;
-		return (long)uin_get(in, 8 * (unsigned)v);
+		return (long)rd_get(in, 8 * (unsigned)v);
 	}
 	return v;
 }
@@ -299,8 +300,8 @@ static long get_nsnnwn(uper_in *in)
 /* asn1c uper_get_nslength. */
 static long get_nslength(uper_in *in)
 {
-	if (uin_get(in, 1) == 0) {
-		long n = (long)uin_get(in, 6) + 1;
+	if (rd_get(in, 1) == 0) {
+		long n = (long)rd_get(in, 6) + 1;
 		return n <= 0 ? -1 : n;
 	}
 	int repeat;
@@ -324,18 +325,29 @@ static inline int dec(reader *r, const uper_node *n, void **sptr, uper_in *in)
  * grow, come from arena_alloc() itself).
  */
 #define CARVE_CHUNK 2048
+
+/*
+ * Out of line, and through arena_alloc_slow(): inlined, arena_alloc()'s
+ * memset of a constant 2 KB becomes a string store in every generated
+ * decoder, slower than the library's memset.
+ */
+__attribute__((noinline)) static void *alloc_zero_refill(reader *r, size_t size)
+{
+	if (size > CARVE_CHUNK / 4)
+		return arena_alloc_slow(r->arena, size);
+	char *c = arena_alloc_slow(r->arena, CARVE_CHUNK);
+	if (!c)
+		return NULL;
+	r->cur = c + size;
+	r->lim = c + CARVE_CHUNK;
+	return c;
+}
+
 static inline void *alloc_zero(reader *r, size_t size)
 {
 	size = (size + 15) & ~(size_t)15;
-	if ((size_t)(r->lim - r->cur) < size) {
-		if (size > CARVE_CHUNK / 4)
-			return arena_alloc(r->arena, size);
-		char *c = arena_alloc(r->arena, CARVE_CHUNK);
-		if (!c)
-			return NULL;
-		r->cur = c;
-		r->lim = c + CARVE_CHUNK;
-	}
+	if (__builtin_expect((size_t)(r->lim - r->cur) < size, 0))
+		return alloc_zero_refill(r, size);
 	void *p = r->cur;
 	r->cur += size;
 	return p;
@@ -363,19 +375,20 @@ __attribute__((noinline)) static int get_open_type(reader *r, const uper_node *n
 		uint8_t *buf = NULL;
 		size_t len = 0;
 		for (;;) {
-			uint8_t *p = arena_realloc(r->arena, buf, len + (size_t)chunk + 1);
+			uint8_t *p = arena_realloc(r->arena, buf, len + (size_t)chunk + RD_SLACK);
 			if (!p)
 				return UPER_FAIL;
 			buf = p;
 			for (long i = 0; i < chunk; i++)
-				buf[len++] = (uint8_t)uin_get(in, 8);
+				buf[len++] = (uint8_t)rd_get(in, 8);
 			if (!repeat)
 				break;
 			chunk = get_length(in, -1, &repeat);
 			if (chunk < 0 || (size_t)chunk * 8 > uin_left(in))
 				return UPER_STARVED;
 		}
-		sub = (uper_in){ buf, len, 0, len * 8 };
+		memset(buf + len, 0, RD_SLACK);
+		sub = (uper_in){ buf, len + RD_SLACK, 0, len * 8 };
 	}
 	size_t start = sub.pos;
 	if (n) {
@@ -386,7 +399,7 @@ __attribute__((noinline)) static int get_open_type(reader *r, const uper_node *n
 	}
 	size_t padding = uin_left(&sub);
 	if ((padding < 8 || (sub.pos == start && sub.end - start == 8)) &&
-	    uin_get(&sub, (unsigned)padding) == 0)
+	    rd_get(&sub, (unsigned)padding) == 0)
 		return UPER_OK;
 	return UPER_FAIL;
 }
@@ -400,6 +413,88 @@ static inline void **slot(const uper_field *f, void *st, void **tmp)
 	return tmp;
 }
 
+/* A SEQUENCE's extension presence bitmap, into *epmd; in moves past it. */
+static inline int ext_bitmap(uper_in *in, uper_in *epmd)
+{
+	long bmlength = get_nslength(in);
+	if (bmlength < 0 || (size_t)bmlength > uin_left(in))
+		return UPER_STARVED;
+	*epmd = (uper_in){ in->buf, in->size, in->pos, in->pos + (size_t)bmlength };
+	in->pos += (size_t)bmlength;
+	return UPER_OK;
+}
+
+/* After the known extensions: asn1c skips the first unknown one present, and only that one. */
+static int skip_unknown_extension(reader *r, uper_in *epmd, uper_in *in)
+{
+	for (;;) {
+		int64_t b = rd_get(epmd, 1);
+		if (b == 0)
+			continue;
+		if (b > 0 && get_open_type(r, NULL, NULL, in) != UPER_OK)
+			return UPER_STARVED;
+		return UPER_OK;
+	}
+}
+
+/*
+ * A SEQUENCE's extension additions, once its extension bit said there are
+ * some (the table walk's; generated readers write theirs out).
+ */
+static int seq_extensions(reader *r, const uper_node *n, void *st, uper_in *in)
+{
+	uper_in epmd;
+	int rc = ext_bitmap(in, &epmd);
+	if (rc != UPER_OK)
+		return rc;
+	const uper_field *f, *end = n->fields + n->nfields;
+	for (f = n->fields; f < end; f++) {
+		if (!f->ext)
+			continue;
+		int64_t present = rd_get(&epmd, 1);
+		if (present < 0)
+			return UPER_OK; /* and no unknown ones either */
+		if (!present)
+			continue;
+		void *tmp;
+		if ((rc = get_open_type(r, f->node, slot(f, st, &tmp), in)) != UPER_OK)
+			return rc;
+	}
+	return skip_unknown_extension(r, &epmd, in);
+}
+
+typedef int gen_dec_f(reader *r, void **sptr, uper_in *in, unsigned depth);
+
+/*
+ * get_open_type() for a value with a generated decoder gdec (called with
+ * gdepth), unfragmented; a fragmented one goes the general way, as node n.
+ */
+static ALWAYS_INLINE int open_type_c(reader *r, uper_in *in, gen_dec_f *gdec, unsigned gdepth,
+                                     void **sptr, const uper_node *n)
+{
+	size_t at = in->pos;
+	int repeat;
+	long chunk = get_length(in, -1, &repeat);
+	if (chunk < 0 || (size_t)chunk * 8 > uin_left(in))
+		return UPER_STARVED;
+	if (__builtin_expect(repeat, 0)) {
+		in->pos = at;
+		r->depth = gdepth;
+		return get_open_type(r, n, sptr, in);
+	}
+	uper_in sub = { in->buf, in->size, in->pos, in->pos + (size_t)chunk * 8 };
+	size_t start = sub.pos;
+	in->pos += (size_t)chunk * 8;
+	if (gdec(r, sptr, &sub, gdepth) != UPER_OK)
+		return UPER_FAIL;
+	/* At most 7 zero padding bits, or the single zero octet of an empty value. */
+	size_t padding = uin_left(&sub);
+	if ((padding < 8 || (sub.pos == start && sub.end - start == 8)) &&
+	    rd_get(&sub, (unsigned)padding) == 0)
+		return UPER_OK;
+	return UPER_FAIL;
+}
+
 static inline int dec_sequence_body(reader *r, const uper_node *n, void **sptr, uper_in *in)
 {
 	void *st = *sptr;
@@ -409,7 +504,7 @@ static inline int dec_sequence_body(reader *r, const uper_node *n, void **sptr, 
 	if (n->extensible) {
 		if (!uin_left(in))
 			return UPER_STARVED;
-		extpresent = (int)uin_peek(in, 1);
+		extpresent = (int)rd_peek(in, 1);
 		in->pos++;
 	}
 	/* The presence bitmap, read in place (build() matched it to the members). */
@@ -424,7 +519,7 @@ static inline int dec_sequence_body(reader *r, const uper_node *n, void **sptr, 
 			continue;
 		if (f->optional) {
 			uper_in bit = { in->buf, in->size, opres++, 0 };
-			if (!uin_peek(&bit, 1))
+			if (!rd_peek(&bit, 1))
 				continue;
 		}
 		void *tmp;
@@ -433,33 +528,36 @@ static inline int dec_sequence_body(reader *r, const uper_node *n, void **sptr, 
 	}
 	if (!extpresent)
 		return UPER_OK;
-	long bmlength = get_nslength(in);
-	if (bmlength < 0 || (size_t)bmlength > uin_left(in))
+	return seq_extensions(r, n, st, in);
+}
+
+/* Stores a CHOICE's presence (index + 1) in the integer asn1c gave it. */
+static inline void set_present(void *st, unsigned pres_offset, unsigned pres_size, long value)
+{
+	char *pres = (char *)st + pres_offset;
+	switch (pres_size) {
+	case sizeof(int): *(int *)pres = (int)value + 1; break;
+	case sizeof(short): *(short *)pres = (short)(value + 1); break;
+	case sizeof(char): *(signed char *)pres = (signed char)(value + 1); break;
+	default: break;
+	}
+}
+
+/* A CHOICE alternative outside the root (or of a root without a range). */
+static int choice_extension(reader *r, const uper_node *n, void *st, uper_in *in)
+{
+	if (n->ext_start == -1)
+		return UPER_FAIL;
+	long value = get_nsnnwn(in);
+	if (value < 0)
 		return UPER_STARVED;
-	uper_in epmd = { in->buf, in->size, in->pos, in->pos + (size_t)bmlength };
-	in->pos += (size_t)bmlength;
-	for (f = n->fields; f < end; f++) {
-		if (!f->ext)
-			continue;
-		int64_t present = uin_get(&epmd, 1);
-		if (present < 0)
-			break;
-		if (!present)
-			continue;
-		void *tmp;
-		if ((rc = get_open_type(r, f->node, slot(f, st, &tmp), in)) != UPER_OK)
-			return rc;
-	}
-	/* asn1c: skips the first unknown extension present, and only that one. */
-	for (;;) {
-		int64_t b = uin_get(&epmd, 1);
-		if (b == 0)
-			continue;
-		if (b > 0 && get_open_type(r, NULL, NULL, in) != UPER_OK)
-			return UPER_STARVED;
-		break;
-	}
-	return UPER_OK;
+	value += n->ext_start;
+	if (value >= n->nfields)
+		return UPER_FAIL;
+	set_present(st, n->pres_offset, n->pres_size, value);
+	const uper_field *f = &n->fields[value];
+	void *tmp;
+	return get_open_type(r, f->node, slot(f, st, &tmp), in);
 }
 
 static inline int dec_choice_body(reader *r, const uper_node *n, void **sptr, uper_in *in)
@@ -469,54 +567,58 @@ static inline int dec_choice_body(reader *r, const uper_node *n, void **sptr, up
 		return UPER_FAIL;
 	int root = n->nbits >= 0;
 	if (n->extensible) {
-		int64_t b = uin_get(in, 1);
+		int64_t b = rd_get(in, 1);
 		if (b < 0)
 			return UPER_STARVED;
 		if (b)
 			root = 0;
 	}
-	long value;
-	if (root) {
-		int64_t v = uin_get(in, (unsigned)n->nbits);
-		if (v < 0)
-			return UPER_STARVED;
-		if (v > n->ub)
-			return UPER_FAIL;
-		value = (long)v;
-	} else {
-		if (n->ext_start == -1)
-			return UPER_FAIL;
-		value = get_nsnnwn(in);
-		if (value < 0)
-			return UPER_STARVED;
-		value += n->ext_start;
-		if (value >= n->nfields)
-			return UPER_FAIL;
-	}
-	char *pres = (char *)st + n->pres_offset;
-	switch (n->pres_size) {
-	case sizeof(int): *(int *)pres = (int)value + 1; break;
-	case sizeof(short): *(short *)pres = (short)(value + 1); break;
-	case sizeof(char): *(signed char *)pres = (signed char)(value + 1); break;
-	default: break;
-	}
-	const uper_field *f = &n->fields[value];
+	if (!root)
+		return choice_extension(r, n, st, in);
+	int64_t v = rd_get(in, (unsigned)n->nbits);
+	if (v < 0)
+		return UPER_STARVED;
+	if (v > n->ub)
+		return UPER_FAIL;
+	set_present(st, n->pres_offset, n->pres_size, (long)v);
+	const uper_field *f = &n->fields[v];
 	void *tmp;
-	if (root)
-		return dec(r, f->node, slot(f, st, &tmp), in);
-	return get_open_type(r, f->node, slot(f, st, &tmp), in);
+	return dec(r, f->node, slot(f, st, &tmp), in);
 }
 
-static inline int dec_list_body(reader *r, const uper_node *n, void **sptr, uper_in *in)
+/*
+ * Room for more elements, remaining still to come in this run: asn_set_add's
+ * sizes (4, 8, 16...), so the list is as asn1c leaves it; short lists get
+ * their final size at once.
+ */
+__attribute__((noinline)) static int list_grow(reader *r, asn_anonymous_set_ *list, long remaining)
+{
+	int size = list->size ? list->size << 1 : 4;
+	while (remaining <= 64 && size < list->count + remaining)
+		size <<= 1;
+	void **a = arena_realloc(r->arena, list->array, (size_t)size * sizeof(void *));
+	if (!a)
+		return UPER_FAIL;
+	list->array = a;
+	list->size = size;
+	return UPER_OK;
+}
+
+/*
+ * SEQUENCE OF, with the node's numbers as arguments so that a generated
+ * reader, passing constants, gets a copy specialised to its type. Elements
+ * are decoded by gdec (a generated decoder, given gdepth) or else by edec.
+ */
+static ALWAYS_INLINE int list_c(reader *r, void **sptr, uper_in *in, uper_dec_f *edec,
+                                const uper_node *elem, gen_dec_f *gdec, unsigned gdepth,
+                                int extensible, int nbits, long lb, size_t struct_size)
 {
 	void *st = *sptr;
-	if (!st && !(st = *sptr = alloc_zero(r, n->struct_size)))
+	if (!st && !(st = *sptr = alloc_zero(r, struct_size)))
 		return UPER_FAIL;
 	asn_anonymous_set_ *list = _A_SET_FROM_VOID(st);
-	const uper_node *elem = n->fields->node;
-	int nbits = n->nbits;
-	if (n->extensible) {
-		int64_t b = uin_get(in, 1);
+	if (extensible) {
+		int64_t b = rd_get(in, 1);
 		if (b < 0)
 			return UPER_STARVED;
 		if (b)
@@ -524,10 +626,10 @@ static inline int dec_list_body(reader *r, const uper_node *n, void **sptr, uper
 	}
 	long nelems = -1;
 	if (nbits >= 0) {
-		int64_t c = uin_get(in, (unsigned)nbits);
+		int64_t c = rd_get(in, (unsigned)nbits);
 		if (c < 0)
 			return UPER_STARVED;
-		nelems = (long)c + n->lb;
+		nelems = (long)c + lb;
 	}
 	int repeat = 0;
 	do {
@@ -535,20 +637,18 @@ static inline int dec_list_body(reader *r, const uper_node *n, void **sptr, uper
 			return UPER_STARVED;
 		for (long i = 0; i < nelems; i++) {
 			void *ptr = NULL;
-			int rc = dec(r, elem, &ptr, in);
+			int rc = gdec ? gdec(r, &ptr, in, gdepth) : edec(r, elem, &ptr, in);
 			if (rc != UPER_OK)
 				return rc;
 			if (list->count == list->size) {
-				/* asn_set_add's sizes (4, 8, 16...), so the list is as asn1c
-				 * leaves it; short lists get their final size at once. */
-				int size = list->size ? list->size << 1 : 4;
-				while (nelems - i <= 64 && size < list->count + (nelems - i))
-					size <<= 1;
-				void **a = arena_realloc(r->arena, list->array, (size_t)size * sizeof(void *));
-				if (!a)
+				/* Most lists are short: their first array, of 4, inlines arena_alloc(). */
+				if (!list->size && !list->array && nelems - i <= 4) {
+					if (!(list->array = arena_alloc(r->arena, 4 * sizeof(void *))))
+						return UPER_FAIL;
+					list->size = 4;
+				} else if (list_grow(r, list, nelems - i) != UPER_OK) {
 					return UPER_FAIL;
-				list->array = a;
-				list->size = size;
+				}
 			}
 			list->array[list->count++] = ptr;
 		}
@@ -557,37 +657,68 @@ static inline int dec_list_body(reader *r, const uper_node *n, void **sptr, uper
 	return UPER_OK;
 }
 
-/* 8-bit units from any bit offset; the caller checked they are there. */
-static inline void get_bytes(uper_in *in, uint8_t *dst, size_t count)
+static inline int dec_list_body(reader *r, const uper_node *n, void **sptr, uper_in *in)
 {
-	size_t byte = in->pos >> 3;
+	const uper_node *elem = n->fields->node;
+	return list_c(r, sptr, in, elem->dec, elem, NULL, 0, n->extensible, n->nbits, n->lb,
+	              n->struct_size);
+}
+
+/*
+ * String buffers get WR_SLACK bytes past their last unit (besides the NUL),
+ * so that get_bytes() can store whole 8-byte words.
+ */
+#define WR_SLACK 7
+
+/* 8-bit units from any bit offset; the caller checked they are there. */
+static ALWAYS_INLINE void get_bytes(uper_in *in, uint8_t *dst, size_t count)
+{
+	const uint8_t *src = in->buf + (in->pos >> 3);
 	unsigned sh = in->pos & 7;
-	if (sh == 0) {
-		memcpy(dst, in->buf + byte, count);
-		in->pos += 8 * count;
-		return;
-	}
-	size_t i = 0;
-	/* 7 bytes per 64-bit load (a shift of up to 7 leaves 57 good bits). */
-	while (i < count && byte + i + 8 <= in->size) {
+	in->pos += 8 * count;
+	/* 8 bytes per step, from a 64-bit load and (unaligned) the byte after
+	 * it: within the input's RD_SLACK, as src + count is within the input. */
+	for (size_t i = 0; i < count; i += 8) {
 		uint64_t w;
-		memcpy(&w, in->buf + byte + i, 8);
-		w = __builtin_bswap64(w) << sh;
-		size_t k = count - i < 7 ? count - i : 7;
-		for (size_t j = 0; j < k; j++)
-			dst[i + j] = (uint8_t)(w >> (56 - 8 * j));
-		i += k;
+		memcpy(&w, src + i, 8);
+		if (sh) {
+			w = (__builtin_bswap64(w) << sh) | (src[i + 8] >> (8 - sh));
+			w = __builtin_bswap64(w);
+		}
+		memcpy(dst + i, &w, 8);
 	}
-	in->pos += 8 * i;
-	for (; i < count; i++, in->pos += 8)
-		dst[i] = (uint8_t)uin_peek(in, 8);
 }
 
 /*
  * asn1c OCTET_STRING_per_get_characters without translation maps: 0 ok,
- * -1 starved, 1 a character above the bound.
+ * -1 starved, 1 a character above the bound. asn1c goes a character at a
+ * time, so a bad character before the input runs out is a failure.
  */
-static int get_chars(uper_in *in, uint8_t *buf, size_t units, unsigned ub_bits, long lb, long ub)
+__attribute__((noinline)) static int get_chars_short(uper_in *in, uint8_t *buf, size_t units,
+                                                     unsigned ub_bits, long lb, long ub)
+{
+	size_t avail = uin_left(in) / ub_bits;
+	size_t have = units < avail ? units : avail;
+	unsigned per = 57 / ub_bits; /* characters per 64-bit load */
+	for (size_t i = 0; i < have;) {
+		uint64_t w = rd_load(in, in->pos >> 3) << (in->pos & 7);
+		size_t k = have - i < per ? have - i : per;
+		for (size_t j = 0; j < k; j++, i++) {
+			long ch = (long)(w >> (64 - ub_bits)) + lb;
+			if (ch > ub)
+				return 1;
+			buf[i] = (uint8_t)ch;
+			w <<= ub_bits;
+		}
+		in->pos += k * ub_bits;
+	}
+	return have < units ? -1 : 0;
+}
+
+/* get_chars_short() when all the units are there: with constant arguments
+ * (a fixed size) the loops unroll and an unreachable bound check folds. */
+static ALWAYS_INLINE int get_chars(uper_in *in, uint8_t *buf, size_t units, unsigned ub_bits,
+                                   long lb, long ub)
 {
 	if (lb == 0 && ub_bits == 8) {
 		if (units * 8 > uin_left(in))
@@ -595,32 +726,20 @@ static int get_chars(uper_in *in, uint8_t *buf, size_t units, unsigned ub_bits, 
 		get_bytes(in, buf, units);
 		return 0;
 	}
-	size_t i = 0;
-	if (units * ub_bits <= uin_left(in)) {
-		/* All there: only the bound can fail; several characters per load. */
-		unsigned per = 57 / ub_bits;
-		while (units - i >= per && (in->pos >> 3) + 8 <= in->size) {
-			uint64_t w;
-			memcpy(&w, in->buf + (in->pos >> 3), 8);
-			w = __builtin_bswap64(w) << (in->pos & 7);
-			for (unsigned k = 0; k < per; k++, i++) {
-				long ch = (long)(w >> (64 - ub_bits)) + lb;
-				if (ch > ub)
-					return 1;
-				buf[i] = (uint8_t)ch;
-				w <<= ub_bits;
-			}
-			in->pos += per * ub_bits;
+	if (__builtin_expect(units * ub_bits > uin_left(in), 0))
+		return get_chars_short(in, buf, units, ub_bits, lb, ub);
+	unsigned per = 57 / ub_bits;
+	for (size_t i = 0; i < units;) {
+		uint64_t w = rd_load(in, in->pos >> 3) << (in->pos & 7);
+		size_t k = units - i < per ? units - i : per;
+		for (size_t j = 0; j < k; j++, i++) {
+			long ch = (long)(w >> (64 - ub_bits)) + lb;
+			if (ch > ub)
+				return 1;
+			buf[i] = (uint8_t)ch;
+			w <<= ub_bits;
 		}
-	}
-	for (; i < units; i++) {
-		int64_t code = uin_get(in, ub_bits);
-		if (code < 0)
-			return -1;
-		long ch = (long)code + lb;
-		if (ch > ub)
-			return 1;
-		buf[i] = (uint8_t)ch;
+		in->pos += k * ub_bits;
 	}
 	return 0;
 }
@@ -631,23 +750,56 @@ static int get_bits(uper_in *in, uint8_t *dst, size_t nbits)
 		return -1;
 	get_bytes(in, dst, nbits >> 3);
 	if (nbits & 7) {
-		dst[nbits >> 3] = (uint8_t)(uin_peek(in, nbits & 7) << (8 - (nbits & 7)));
+		dst[nbits >> 3] = (uint8_t)(rd_peek(in, nbits & 7) << (8 - (nbits & 7)));
 		in->pos += nbits & 7;
 	}
 	return 0;
 }
 
-static int dec_octets(reader *r, const uper_node *n, void **sptr, uper_in *in)
+/*
+ * The rest of a string whose length came in fragments (16K units and more,
+ * raw the first fragment's): rare, so out of line. Fragments grow the
+ * buffer, so it comes from arena_alloc() (which gives it a size header).
+ */
+__attribute__((noinline)) static int octets_fragments(reader *r, BIT_STRING_t *st, uper_in *in,
+                                                      int bits, int nbits, long lb, unsigned unit_bits,
+                                                      long clb, long cub, long raw)
 {
-	int bits = n->kind == UK_BITS;
+	int repeat = 1;
+	for (;;) {
+		raw += lb;
+		size_t len_bytes = bits ? ((size_t)raw + 7) >> 3 : (size_t)raw;
+		if (bits && (raw & 7))
+			st->bits_unused = 8 - (int)(raw & 7);
+		uint8_t *p = st->buf ? arena_realloc(r->arena, st->buf,
+		                                     (size_t)st->size + len_bytes + 1 + WR_SLACK)
+		                     : arena_alloc(r->arena, len_bytes + 1 + WR_SLACK);
+		if (!p)
+			return UPER_FAIL;
+		st->buf = p;
+		int rc = bits ? get_bits(in, p + st->size, (size_t)raw)
+		              : get_chars(in, p + st->size, (size_t)raw, unit_bits, clb, cub);
+		if (rc)
+			return rc > 0 ? UPER_FAIL : UPER_STARVED;
+		st->size += (int)len_bytes;
+		p[st->size] = 0;
+		if (!repeat)
+			return UPER_OK;
+		if ((raw = get_length(in, nbits, &repeat)) < 0)
+			return UPER_STARVED;
+	}
+}
+
+/* OCTET STRING and kin, BIT STRING; the node's numbers as arguments (see list_c). */
+static ALWAYS_INLINE int octets_c(reader *r, void **sptr, uper_in *in, int bits, int extensible,
+                                  int nbits, long lb, long ub, unsigned unit_bits, long clb,
+                                  long cub, size_t struct_size)
+{
 	BIT_STRING_t *st = *sptr;
-	if (!st && !(st = *sptr = alloc_zero(r, n->struct_size)))
+	if (!st && !(st = *sptr = alloc_zero(r, struct_size)))
 		return UPER_FAIL;
-	int nbits = n->nbits;
-	long lb = n->lb, ub = n->ub, clb = n->clb, cub = n->cub;
-	unsigned unit_bits = n->unit_bits;
-	if (n->extensible) {
-		int64_t b = uin_get(in, 1);
+	if (extensible) {
+		int64_t b = rd_get(in, 1);
 		if (b < 0)
 			return UPER_STARVED;
 		if (b) {
@@ -662,12 +814,13 @@ static int dec_octets(reader *r, const uper_node *n, void **sptr, uper_in *in)
 	if (nbits == 0) {
 		size_t units = (size_t)ub;
 		size_t size = bits ? (units + 7) >> 3 : units;
-		if (!(st->buf = alloc_zero(r, size + 1)))
+		if (!(st->buf = alloc_zero(r, size + 1 + WR_SLACK)))
 			return UPER_FAIL;
 		st->size = (int)size;
 		int rc = bits ? get_bits(in, st->buf, units) : get_chars(in, st->buf, units, unit_bits, clb, cub);
 		if (rc)
 			return rc > 0 ? UPER_FAIL : UPER_STARVED;
+		st->buf[size] = 0;
 		if (bits)
 			st->bits_unused = (units & 7) ? 8 - (int)(units & 7) : 0;
 		return UPER_OK;
@@ -675,62 +828,69 @@ static int dec_octets(reader *r, const uper_node *n, void **sptr, uper_in *in)
 	st->buf = NULL;
 	st->size = 0;
 	int repeat;
-	do {
-		long raw = get_length(in, nbits, &repeat);
-		if (raw < 0)
-			return UPER_STARVED;
-		raw += lb;
-		size_t len_bytes = bits ? ((size_t)raw + 7) >> 3 : (size_t)raw;
-		if (bits && (raw & 7))
-			st->bits_unused = 8 - (int)(raw & 7);
-		/* Fragments grow the buffer: only then does it need arena_alloc()'s header. */
-		uint8_t *p = st->buf ? arena_realloc(r->arena, st->buf, (size_t)st->size + len_bytes + 1)
-		             : repeat ? arena_alloc(r->arena, len_bytes + 1)
-		                      : alloc_zero(r, len_bytes + 1);
-		if (!p)
-			return UPER_FAIL;
-		st->buf = p;
-		int rc = bits ? get_bits(in, p + st->size, (size_t)raw)
-		              : get_chars(in, p + st->size, (size_t)raw, unit_bits, clb, cub);
-		if (rc)
-			return rc > 0 ? UPER_FAIL : UPER_STARVED;
-		st->size += (int)len_bytes;
-		p[st->size] = 0;
-	} while (repeat);
+	long raw = get_length(in, nbits, &repeat);
+	if (raw < 0)
+		return UPER_STARVED;
+	if (__builtin_expect(repeat, 0))
+		return octets_fragments(r, st, in, bits, nbits, lb, unit_bits, clb, cub, raw);
+	raw += lb;
+	size_t len_bytes = bits ? ((size_t)raw + 7) >> 3 : (size_t)raw;
+	if (bits && (raw & 7))
+		st->bits_unused = 8 - (int)(raw & 7);
+	uint8_t *p = alloc_zero(r, len_bytes + 1 + WR_SLACK);
+	if (!p)
+		return UPER_FAIL;
+	st->buf = p;
+	int rc = bits ? get_bits(in, p, (size_t)raw) : get_chars(in, p, (size_t)raw, unit_bits, clb, cub);
+	if (rc)
+		return rc > 0 ? UPER_FAIL : UPER_STARVED;
+	st->size = (int)len_bytes;
+	p[len_bytes] = 0;
+	return UPER_OK;
+}
+
+static int dec_octets(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	return octets_c(r, sptr, in, n->kind == UK_BITS, n->extensible, n->nbits, n->lb, n->ub,
+	                n->unit_bits, n->clb, n->cub, n->struct_size);
+}
+
+/* A constrained whole number of nbits bits from lb up (see list_c). */
+static ALWAYS_INLINE int native_int_c(reader *r, void **sptr, uper_in *in, unsigned nbits, long lb)
+{
+	long *native = *sptr;
+	if (!native && !(native = *sptr = alloc_zero(r, sizeof *native)))
+		return UPER_FAIL;
+	if (nbits > uin_left(in))
+		return UPER_STARVED;
+	unsigned long v;
+	if (nbits <= 32) {
+		v = rd_peek(in, nbits);
+	} else {
+		v = (unsigned long)rd_peek(in, nbits - 32) << 32;
+		in->pos += nbits - 32;
+		v |= rd_peek(in, 32);
+		nbits = 32;
+	}
+	in->pos += nbits;
+	*native = (long)(v + (unsigned long)lb);
 	return UPER_OK;
 }
 
 static inline int dec_native_int(reader *r, const uper_node *n, void **sptr, uper_in *in)
 {
-	long *native = *sptr;
-	if (!native && !(native = *sptr = alloc_zero(r, sizeof *native)))
-		return UPER_FAIL;
-	unsigned nbits = (unsigned)n->nbits;
-	if (nbits > uin_left(in))
-		return UPER_STARVED;
-	unsigned long v;
-	if (nbits <= 32) {
-		v = uin_peek(in, nbits);
-	} else {
-		v = (unsigned long)uin_peek(in, nbits - 32) << 32;
-		in->pos += nbits - 32;
-		v |= uin_peek(in, 32);
-		nbits = 32;
-	}
-	in->pos += nbits;
-	*native = (long)(v + (unsigned long)n->lb);
-	return UPER_OK;
+	return native_int_c(r, sptr, in, (unsigned)n->nbits, n->lb);
 }
 
-static int dec_native_enum(reader *r, const uper_node *n, void **sptr, uper_in *in)
+static ALWAYS_INLINE int native_enum_c(reader *r, const asn_INTEGER_specifics_t *sp, void **sptr,
+                                       uper_in *in, int extensible, int nbits)
 {
-	const asn_INTEGER_specifics_t *sp = n->enums;
 	long *native = *sptr;
 	if (!native && !(native = *sptr = alloc_zero(r, sizeof *native)))
 		return UPER_FAIL;
-	int root = n->nbits >= 0;
-	if (n->extensible) {
-		int64_t b = uin_get(in, 1);
+	int root = nbits >= 0;
+	if (extensible) {
+		int64_t b = rd_get(in, 1);
 		if (b < 0)
 			return UPER_STARVED;
 		if (b)
@@ -738,7 +898,7 @@ static int dec_native_enum(reader *r, const uper_node *n, void **sptr, uper_in *
 	}
 	long value;
 	if (root) {
-		int64_t v = uin_get(in, (unsigned)n->nbits);
+		int64_t v = rd_get(in, (unsigned)nbits);
 		if (v < 0)
 			return UPER_STARVED;
 		if (v >= (sp->extension ? sp->extension - 1 : sp->map_count))
@@ -758,6 +918,11 @@ static int dec_native_enum(reader *r, const uper_node *n, void **sptr, uper_in *
 	return UPER_OK;
 }
 
+static int dec_native_enum(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	return native_enum_c(r, n->enums, sptr, in, n->extensible, n->nbits);
+}
+
 /* Constructed values count towards the depth bound. */
 #define DEPTH_BOUNDED(name)                                                             \
 	static int name(reader *r, const uper_node *n, void **sptr, uper_in *in)        \
@@ -772,16 +937,28 @@ DEPTH_BOUNDED(dec_sequence)
 DEPTH_BOUNDED(dec_choice)
 DEPTH_BOUNDED(dec_list)
 
-static int dec_boolean(reader *r, const uper_node *n, void **sptr, uper_in *in)
+static ALWAYS_INLINE int boolean_c(reader *r, void **sptr, uper_in *in)
 {
-	(void)n;
 	BOOLEAN_t *b = *sptr;
 	if (!b && !(b = *sptr = alloc_zero(r, sizeof *b)))
 		return UPER_FAIL;
-	int64_t v = uin_get(in, 1);
+	int64_t v = rd_get(in, 1);
 	if (v < 0)
 		return UPER_STARVED;
 	*b = (BOOLEAN_t)v;
+	return UPER_OK;
+}
+
+static int dec_boolean(reader *r, const uper_node *n, void **sptr, uper_in *in)
+{
+	(void)n;
+	return boolean_c(r, sptr, in);
+}
+
+static ALWAYS_INLINE int null_c(reader *r, void **sptr)
+{
+	if (!*sptr && !(*sptr = alloc_zero(r, sizeof(NULL_t))))
+		return UPER_FAIL;
 	return UPER_OK;
 }
 
@@ -789,17 +966,31 @@ static int dec_null(reader *r, const uper_node *n, void **sptr, uper_in *in)
 {
 	(void)n;
 	(void)in;
-	if (!*sptr && !(*sptr = alloc_zero(r, sizeof(NULL_t))))
-		return UPER_FAIL;
-	return UPER_OK;
+	return null_c(r, sptr);
 }
 
 int uper_read(const uper_node *rootn, void **sptr, const unsigned char *buf, size_t len,
               struct megaco_arena *arena, unsigned max_depth, size_t *consumed)
 {
 	reader r = { arena, 0, max_depth, NULL, NULL };
-	uper_in in = { buf, len, 0, len * 8 };
+	/* The copy with RD_SLACK bytes of slack that rd_load() relies on. */
+	unsigned char local[4096];
+	unsigned char *copy = local;
+	if (len > sizeof local - RD_SLACK) {
+		/* Large inputs: a heap copy, released before returning. */
+		copy = len > SIZE_MAX - RD_SLACK ? NULL
+		                                 : arena->al->alloc(arena->al->user_data, len + RD_SLACK);
+		if (!copy) {
+			arena->failed = 1;
+			return UPER_FAIL;
+		}
+	}
+	memcpy(copy, buf, len);
+	memset(copy + len, 0, RD_SLACK);
+	uper_in in = { copy, len + RD_SLACK, 0, len * 8 };
 	int rc = dec(&r, rootn, sptr, &in);
+	if (copy != local)
+		arena->al->free(arena->al->user_data, copy);
 	if (rc != UPER_OK)
 		return rc;
 	/* asn1c uper_decode_complete: a zero-bit value must be one zero octet. */
@@ -813,4 +1004,76 @@ int uper_read(const uper_node *rootn, void **sptr, const unsigned char *buf, siz
 	}
 	*consumed = (in.pos + 7) >> 3;
 	return UPER_OK;
+}
+
+#if defined(MEGACO_UPER_READ_GEN) || defined(UPER_READ_GENERATOR)
+/*
+ * What a generated decoder bakes in about its node (and its members' nodes),
+ * hashed (FNV-1a): equal signatures mean the generator saw the same graph.
+ */
+static uint64_t node_sig(const uper_node *n)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 0x100000001b3u)
+	MIX(n->kind);
+	MIX(n->extensible);
+	MIX(n->unsigned_int);
+	MIX(n->raw);
+	MIX(n->nbits);
+	MIX(n->lb);
+	MIX(n->ub);
+	MIX(n->unit_bits);
+	MIX(n->clb);
+	MIX(n->cub);
+	MIX(n->nfields);
+	MIX(n->roms);
+	MIX(n->ext_start);
+	MIX(n->pres_offset);
+	MIX(n->pres_size);
+	MIX(n->struct_size);
+	for (int i = 0; i < n->nfields; i++) {
+		const uper_field *f = &n->fields[i];
+		MIX(f->node - nodes);
+		MIX(f->offset);
+		MIX(f->ptr);
+		MIX(f->optional);
+		MIX(f->ext);
+		MIX(f->in_root);
+	}
+#undef MIX
+	return h;
+}
+#endif
+
+#if defined(MEGACO_UPER_READ_GEN) && !defined(UPER_READ_GENERATOR)
+/* One decoder per node, specialised at build time (tools/gen/uper_read_gen.c). */
+#include "uper_read_gen.inc"
+
+/* The generated decoders replace the table walk's only for the graph they were made from. */
+static void install_generated(void)
+{
+	if (nnodes != UPER_GEN_NNODES)
+		return;
+	for (int i = 0; i < nnodes; i++)
+		if (node_sig(&nodes[i]) != uper_gen_sig[i])
+			return;
+	for (int i = 0; i < nnodes; i++)
+		if (uper_gen_dec[i])
+			nodes[i].dec = uper_gen_dec[i];
+}
+#endif
+
+static void prepare(void)
+{
+	module_root = build(&asn_DEF_MegacoMessage, NULL);
+#if defined(MEGACO_UPER_READ_GEN) && !defined(UPER_READ_GENERATOR)
+	if (module_root)
+		install_generated();
+#endif
+}
+
+const uper_node *uper_root(void)
+{
+	pthread_once(&root_once, prepare);
+	return module_root;
 }

@@ -3,7 +3,8 @@
  * uper_encode(), the reference: byte-identical encodings (and equal to
  * corpus/per), identical models (DER and XER of both), and the same verdict
  * (ok / starved / malformed, bytes consumed) on every truncation and every
- * single-bit flip of every corpus message.
+ * single-bit flip of every corpus message; the writer also refuses exactly
+ * what asn1c refuses when model nodes are bent out of their constraints.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,13 @@
 
 #include "MegacoMessage.h"
 #include "arena.h"
+#include "NativeEnumerated.h"
+#include "NativeInteger.h"
+#include "OCTET_STRING.h"
+#include "asn_SEQUENCE_OF.h"
+#include "constr_CHOICE.h"
 #include "internal.h"
+#include "model_walk.h"
 #include "uper_bits.h"
 
 static corpus *the_corpus;
@@ -150,6 +157,134 @@ static void test_corpus_encode(void **state)
 	assert_int_equal(done, 149);
 }
 
+/* --- writer: constraint verdicts ------------------------------------------ */
+
+typedef struct leaf_list {
+	walk_node n[4096];
+	size_t count;
+} leaf_list;
+
+static int collect(const walk_node *n, void *ctx)
+{
+	leaf_list *l = ctx;
+	if (l->count < sizeof l->n / sizeof l->n[0])
+		l->n[l->count++] = *n;
+	return WALK_CONTINUE;
+}
+
+/* The writer's verdict and bytes against asn_check_constraints() + uper_encode(). */
+static void writer_agrees(const char *name, const char *what, void *model)
+{
+	grow_buf ref = { 0 };
+	int ok = asn_check_constraints(&asn_DEF_MegacoMessage, model, NULL, NULL) == 0;
+	if (ok)
+		ok = uper_encode(&asn_DEF_MegacoMessage, model, grow_write, &ref).encoded >= 0;
+	unsigned char out[8192];
+	size_t len = 0;
+	int rc = uper_write(uper_root(), model, out, sizeof out, &len);
+	if ((rc == 0) != ok)
+		fail_msg("%s (%s): writer %d, asn1c %s", name, what, rc, ok ? "encodes" : "refuses");
+	if (ok)
+		assert_bytes_equal(name, out, len, ref.p, ref.len);
+	free(ref.p);
+}
+
+/* Whether td has been bent 4 times already (keeps the test quick under ASan). */
+static int seen_enough(const asn_TYPE_descriptor_t *td)
+{
+	static struct {
+		const asn_TYPE_descriptor_t *td;
+		int n;
+	} seen[1024];
+	static size_t nseen;
+	for (size_t i = 0; i < nseen; i++)
+		if (seen[i].td == td)
+			return seen[i].n++ >= 4;
+	if (nseen < sizeof seen / sizeof seen[0])
+		seen[nseen++].td = td;
+	return 0;
+}
+
+/*
+ * Nodes of the corpus messages (a few of each type) broken or bent one way
+ * at a time: strings with a high byte, one octet shorter, or without a
+ * buffer; numbers and enumerations out of range; CHOICEs with no or an
+ * unknown alternative; lists emptied. The writer must refuse exactly what
+ * asn1c refuses and otherwise write asn1c's bytes.
+ */
+static void test_encode_mutations(void **state)
+{
+	(void)state;
+	assert_non_null(uper_root());
+	static leaf_list l;
+	size_t tried = 0;
+	for (size_t i = 0; i < the_corpus->count; i++) {
+		const corpus_entry *e = &the_corpus->entries[i];
+		if (!e->path[MEGACO_ENC_PER - 1] || !e->valid)
+			continue;
+		size_t n;
+		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
+		void *model = NULL;
+		verdict v = by_asn1c(b, n, &model);
+		assert_int_equal(v.code, UPER_OK);
+		l.count = 0;
+		model_walk(&asn_DEF_MegacoMessage, model, collect, &l);
+		for (size_t k = 0; k < l.count; k++) {
+			asn_TYPE_descriptor_t *td = l.n[k].td;
+			void *p = l.n[k].ptr;
+			if (seen_enough(td))
+				continue;
+			if (td->uper_encoder == OCTET_STRING_encode_uper) {
+				OCTET_STRING_t *os = p, keep = *os;
+				if (os->size > 0) {
+					uint8_t first = os->buf[0];
+					os->buf[0] |= 0x80;
+					writer_agrees(e->name, "high byte", model);
+					os->buf[0] = first;
+					os->size--;
+					writer_agrees(e->name, "one octet shorter", model);
+					*os = keep;
+				}
+				os->buf = NULL;
+				os->size = 0;
+				writer_agrees(e->name, "no buffer", model);
+				*os = keep;
+			} else if (td->uper_encoder == NativeInteger_encode_uper ||
+			           td->uper_encoder == NativeEnumerated_encode_uper) {
+				long *num = p, keep = *num;
+				static const long bent[] = { -1, 100, 65536, 4294967296L };
+				for (size_t j = 0; j < sizeof bent / sizeof bent[0]; j++) {
+					*num = bent[j];
+					writer_agrees(e->name, "number", model);
+				}
+				*num = keep;
+			} else if (td_is_choice(td)) {
+				const asn_CHOICE_specifics_t *sp = td->specifics;
+				if (sp->pres_size != sizeof(int))
+					continue;
+				int *pres = (int *)((char *)p + sp->pres_offset), keep = *pres;
+				*pres = 0;
+				writer_agrees(e->name, "no alternative", model);
+				*pres = td->elements_count + 1;
+				writer_agrees(e->name, "unknown alternative", model);
+				*pres = keep;
+			} else if (td_is_list(td)) {
+				asn_anonymous_sequence_ *list = _A_SEQUENCE_FROM_VOID(p);
+				int keep = list->count;
+				list->count = 0;
+				writer_agrees(e->name, "empty list", model);
+				list->count = keep;
+			}
+			tried++;
+		}
+		writer_agrees(e->name, "restored", model);
+		free(v.model.p);
+		ASN_STRUCT_FREE(asn_DEF_MegacoMessage, model);
+		free(b);
+	}
+	print_message("writer verdicts on %zu mutated nodes\n", tried);
+}
+
 static void test_corpus_decode(void **state)
 {
 	(void)state;
@@ -206,6 +341,28 @@ static void test_mutations(void **state)
 	}
 }
 
+/* Inputs past the reader's stack copy (4 KB) take its heap copy; the
+ * message is then followed by trailing zeros, which asn1c leaves unread. */
+static void test_large_input(void **state)
+{
+	(void)state;
+	const size_t big = 5000;
+	for (size_t i = 0; i < the_corpus->count; i++) {
+		const corpus_entry *e = &the_corpus->entries[i];
+		if (!e->path[MEGACO_ENC_PER - 1])
+			continue;
+		size_t n;
+		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
+		unsigned char *m = calloc(1, big);
+		assert_non_null(m);
+		memcpy(m, b, n < big ? n : big);
+		check_same(e->name, "zero padded", m, big);
+		check_same(e->name, "4 KB", m, 4096 - 8 + 1);
+		free(m);
+		free(b);
+	}
+}
+
 /* The depth bound: every corpus message needs some depth d <= 64 (the
  * default max_depth), and d - 1 is a clean failure. */
 static void test_depth_bound(void **state)
@@ -242,9 +399,11 @@ int main(int argc, char **argv)
 	the_corpus = corpus_load(corpus_dir_from_args(argc, argv));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_corpus_encode),
+		cmocka_unit_test(test_encode_mutations),
 		cmocka_unit_test(test_corpus_decode),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_depth_bound),
+		cmocka_unit_test(test_large_input),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(the_corpus);
