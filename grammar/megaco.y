@@ -23,49 +23,79 @@
  */
 %code requires {
 #include "text_parse.h"
+/*
+ * The parser keeps no location stack (%locations would copy one per shift
+ * and compute one per reduction): a token's offset is in its value ($n.off)
+ * and the last token's range in px->lloc, which is all an error needs. The
+ * scanners still take a location, under bison's name for its type.
+ */
+typedef text_loc TEXT_YYLTYPE;
 }
 
 %code {
 #include <stdio.h>
 #include <string.h>
 
-/* Locations are byte offsets [first, last) into the input. */
-#define YYLLOC_DEFAULT(cur, rhs, n)                                                 \
-	do {                                                                            \
-		if (n) {                                                                    \
-			(cur).first = YYRHSLOC(rhs, 1).first;                                   \
-			(cur).last = YYRHSLOC(rhs, n).last;                                     \
-		} else {                                                                    \
-			(cur).first = (cur).last = YYRHSLOC(rhs, 0).last;                       \
-		}                                                                           \
-	} while (0)
-
 /* Bison calls this only when its stack is exhausted. */
-static void yyerror(text_loc *loc, text_parse *px, const char *msg)
+static void yyerror(text_parse *px, const char *msg)
 {
-	tb_fail(px, MEGACO_ERR_TOO_DEEP, loc->first, "%s", msg);
+	tb_fail(px, MEGACO_ERR_TOO_DEEP, px->lloc.first, "%s", msg);
 }
+
+/* The brace tokens are consecutive, openers first in each pair: one compare for the rest. */
+_Static_assert(RBRKT == LBRKT + 1 && LSBRKT == LBRKT + 2 && RSBRKT == LBRKT + 3,
+               "brace token numbers");
 
 /*
  * The token pull: a direct call into the chosen scanner, plus the brace depth
  * limit. Nothing else is recorded per token; the context of an error message
  * is worked out afterwards (text_error_context).
  */
-static inline int yylex(YYSTYPE *lval, text_loc *lloc, text_parse *px)
+static inline int yylex(YYSTYPE *lval, text_parse *px)
 {
-	void *s = px->scan->scanner;
-	int t = s ? text_re_lex(lval, lloc, s) : text_nr_lex(lval, lloc);
+	void *s = px->scanner;
+	int t = s ? text_re_lex(lval, &px->lloc, s) : text_nr_lex(lval, &px->lloc);
 	px->ntok++;
-	if (t == LBRKT || t == LSBRKT) {
-		if (++px->depth > px->max_depth) {
-			tb_fail(px, MEGACO_ERR_TOO_DEEP, lloc->first, "nesting deeper than %u", px->max_depth);
-			return TEXT_YYerror;
+	if ((unsigned)(t - LBRKT) <= (unsigned)(RSBRKT - LBRKT)) {
+		if (((t - LBRKT) & 1) == 0) {
+			if (++px->depth > px->max_depth) {
+				tb_fail(px, MEGACO_ERR_TOO_DEEP, px->lloc.first, "nesting deeper than %u",
+				        px->max_depth);
+				return TEXT_YYerror;
+			}
+		} else if (px->depth) {
+			px->depth--;
 		}
-	} else if ((t == RBRKT || t == RSBRKT) && px->depth) {
-		px->depth--;
 	}
 	return t;
 }
+
+/* The message once its body is built (NULL: out of memory, already reported). */
+static int message_end(text_parse *px, const text_tok *mid, void *body)
+{
+	return body ? tb_message(px, mid, body) : -1;
+}
+
+/* Appends a built member (NULL: its builder failed) to l, a new list if l is NULL. */
+static tb_list *list_push(text_parse *px, tb_list *l, void *member)
+{
+	if (!member)
+		return NULL;
+	if (!l)
+		return tb_list_new(px, member);
+	return tb_list_add(px, l, member) ? NULL : l;
+}
+
+/* Adds a built command (NULL: its builder failed) to ar, a new action request if NULL. */
+static void *ctx_command(text_parse *px, void *ar, void *cmd)
+{
+	if (!cmd || (!ar && !(ar = tb_action_request(px))))
+		return NULL;
+	return tb_action_request_cmd(px, ar, cmd) ? NULL : ar;
+}
+
+/* An item for a builder that takes one, on the stack. */
+#define ITEM_OF(k, pv, nv, at) ((text_item){.kind = (k), .p = (pv), .n = (nv), .off = (at)})
 
 #define CK(expr)                                                                    \
 	do {                                                                            \
@@ -77,30 +107,24 @@ static inline int yylex(YYSTYPE *lval, text_loc *lloc, text_parse *px)
 		if (!(ptr))                                                                 \
 			YYABORT;                                                                \
 	} while (0)
-/* A new item (text_item_new: the parse's item pool), filled in. */
-#define ITEM(res, k, pv, nv, loc)                                                   \
+/* A new item (text_item_new: the parse's item pool), filled in; at: its input offset. */
+#define ITEM(res, k, pv, nv, at)                                                   \
 	do {                                                                            \
 		if (!((res) = text_item_new(px)))                                           \
 			YYABORT;                                                                \
 		(res)->kind = (k);                                                          \
 		(res)->p = (pv);                                                            \
 		(res)->n = (nv);                                                            \
-		(res)->off = (loc).first;                                                   \
+		(res)->off = (at);                                                          \
 	} while (0)
 }
 
 %define api.pure full
 %define api.token.raw
 %define api.prefix {text_yy}
-%define api.location.type {text_loc}
 %define parse.error custom
-%locations
 %expect 0
 %param {text_parse *px}
-
-%initial-action {
-	@$.first = @$.last = 0;
-}
 
 /*
  * 16 bytes: bison copies a value on every shift and twice on every reduce, so
@@ -236,65 +260,77 @@ static inline int yylex(YYSTYPE *lval, text_loc *lloc, text_parse *px)
 %token <tok> KW_V91 "V91"
 %token <tok> KW_VERSION "Version/V"
 
-%type <ptr> message_body transaction_list transaction action_request_list action_request
-%type <ptr> action_reply_list action_reply ack_list error_descriptor term_id_list tid_list
-%type <ptr> termination_id_braced amm_params command_request command_reply
+%type <ptr> transaction_list action_request_list
+%type <ptr> action_reply_list ack_list error_descriptor term_id_list tid_list
+%type <ptr> termination_id_braced amm_params command_reply
 %type <ptr> media_descriptor media_parms stream_parms local_parms ts_parms
 %type <ptr> modem_descriptor modem_types mux_descriptor events_descriptor requested_events
 %type <ptr> requested_event event_params embed embed_first signals_descriptor signal_parms
 %type <ptr> signal_request signal_requests sig_params reasons observed_events_descriptor
-%type <ptr> observed_events observed_event oe_params event_buffer_descriptor event_specs
+%type <ptr> observed_events oe_params event_buffer_descriptor event_specs
 %type <ptr> event_spec digit_map_descriptor statistics_descriptor stat_params stat_param
 %type <ptr> packages_descriptor packages_items audit_descriptor audit_items
 %type <ptr> services_descriptor sc_parms termination_audit reply_items context_items
-%type <ptr> value_list property_parm parm_value alt_value ctxid_list topology_elems
+%type <ptr> value_list property_parm parm_value ctxid_list topology_elems
 %type <ptr> ia_media_parms ia_stream_parms ia_local_parms ia_ts_parms ia_signal_request
 %type <ptr> ia_sig_params ctx_audit_items opt_error_text reply_body amm_param_list
 %type <ptr> audit_return_list property_parms_list
 %type <tok> value word cmd_kw amm_kw audit_kw stream_mode_kw service_state_kw mux_type
-%type <tok> modem_type sc_method_kw signal_type_kw direction_kw reason_kw topo_dir_kw
-%type <tok> audit_token_kw tid_word
+%type <tok> modem_type sc_method_kw signal_type_kw direction_kw reason_kw
+%type <tok> audit_token_kw tid_kw kw_word
 %type <item> media_parm stream_parm local_parm ts_parm event_param sig_param signal_parm
-%type <item> oe_param audit_item sc_parm reply_item context_item context_property
+%type <item> oe_param audit_item sc_parm context_property
 %type <item> ia_media_parm ia_stream_parm ia_local_parm ia_ts_parm ia_sig_param
-%type <item> ctx_audit_item topology_elem amm_param audit_return_one
+%type <item> ctx_audit_item amm_param audit_return_one
 
 %start megaco_message
 
 %%
 
+/*
+ * Lists are written out flat where it saves the parser a reduction per
+ * member: "list: first-member-forms | list , member-forms" instead of a
+ * member nonterminal reduced first (a reduction is ~50 instructions). Only
+ * chains that reduce back to back are merged, so every builder still runs
+ * at the same token as in the textbook grammar and errors stay the same.
+ */
 megaco_message
-	: message
-	| KW_AUTH EQUAL SAFE COLON SAFE COLON SAFE message
-		{ CK(tb_auth_header(px, &$3, &$5, &$7)); }
+	: version MID error_descriptor
+		{ CK(message_end(px, &$2, tb_body_error(px, $3))); }
+	| version MID transaction_list
+		{ CK(message_end(px, &$2, tb_body_transactions(px, $3))); }
+	| KW_AUTH EQUAL SAFE COLON SAFE COLON SAFE version MID error_descriptor
+		{ CK(message_end(px, &$9, tb_body_error(px, $10))); CK(tb_auth_header(px, &$3, &$5, &$7)); }
+	| KW_AUTH EQUAL SAFE COLON SAFE COLON SAFE version MID transaction_list
+		{ CK(message_end(px, &$9, tb_body_transactions(px, $10))); CK(tb_auth_header(px, &$3, &$5, &$7)); }
 	;
 
-message
-	: VERSION { CK(tb_version(px, &$1)); } MID message_body
-		{ CK(tb_message(px, &$3, $4)); }
-	;
-
-message_body
-	: error_descriptor          { $$ = tb_body_error(px, $1); NN($$); }
-	| transaction_list          { $$ = tb_body_transactions(px, $1); NN($$); }
+/* Checked before the rest is read: a bad version is the error, whatever follows. */
+version
+	: VERSION                   { CK(tb_version(px, &$1)); }
 	;
 
 transaction_list
-	: transaction               { $$ = tb_list_new(px, $1); NN($$); }
-	| transaction_list transaction { CK(tb_list_add(px, $1, $2)); $$ = $1; }
-	;
-
-transaction
 	: KW_TRANS EQUAL SAFE LBRKT action_request_list RBRKT
-		{ $$ = tb_trans_request(px, &$3, $5); NN($$); }
+		{ $$ = list_push(px, NULL, tb_trans_request(px, &$3, $5)); NN($$); }
 	| KW_REPLY EQUAL SAFE LBRKT reply_body RBRKT
-		{ $$ = tb_trans_reply(px, &$3, $5); NN($$); }
+		{ $$ = list_push(px, NULL, tb_trans_reply(px, &$3, $5)); NN($$); }
 	| KW_PENDING EQUAL SAFE LBRKT RBRKT
-		{ $$ = tb_trans_pending(px, &$3); NN($$); }
+		{ $$ = list_push(px, NULL, tb_trans_pending(px, &$3)); NN($$); }
 	| KW_RESPONSE_ACK LBRKT ack_list RBRKT
-		{ $$ = tb_trans_ack(px, $3); NN($$); }
+		{ $$ = list_push(px, NULL, tb_trans_ack(px, $3)); NN($$); }
 	| KW_MESSAGE_SEGMENT EQUAL SAFE
-		{ $$ = tb_segment_reply(px, &$3); NN($$); }
+		{ $$ = list_push(px, NULL, tb_segment_reply(px, &$3)); NN($$); }
+	| transaction_list KW_TRANS EQUAL SAFE LBRKT action_request_list RBRKT
+		{ $$ = list_push(px, $1, tb_trans_request(px, &$4, $6)); NN($$); }
+	| transaction_list KW_REPLY EQUAL SAFE LBRKT reply_body RBRKT
+		{ $$ = list_push(px, $1, tb_trans_reply(px, &$4, $6)); NN($$); }
+	| transaction_list KW_PENDING EQUAL SAFE LBRKT RBRKT
+		{ $$ = list_push(px, $1, tb_trans_pending(px, &$4)); NN($$); }
+	| transaction_list KW_RESPONSE_ACK LBRKT ack_list RBRKT
+		{ $$ = list_push(px, $1, tb_trans_ack(px, $4)); NN($$); }
+	| transaction_list KW_MESSAGE_SEGMENT EQUAL SAFE
+		{ $$ = list_push(px, $1, tb_segment_reply(px, &$4)); NN($$); }
 	;
 
 ack_list
@@ -312,37 +348,60 @@ reply_body
 	;
 
 action_request_list
-	: action_request            { $$ = tb_list_new(px, $1); NN($$); }
-	| action_request_list COMMA action_request { CK(tb_list_add(px, $1, $3)); $$ = $1; }
-	;
-
-action_request
 	: KW_CTX EQUAL SAFE LBRKT context_items RBRKT
-		{ $$ = $5; CK(tb_action_request_id(px, $$, &$3)); }
+		{ CK(tb_action_request_id(px, $5, &$3)); $$ = list_push(px, NULL, $5); NN($$); }
+	| action_request_list COMMA KW_CTX EQUAL SAFE LBRKT context_items RBRKT
+		{ CK(tb_action_request_id(px, $7, &$5)); $$ = list_push(px, $1, $7); NN($$); }
 	;
 
 context_items
-	: context_item              { $$ = tb_action_request(px); NN($$); CK(tb_action_request_add(px, $$, $1)); }
-	| context_items COMMA context_item { $$ = $1; CK(tb_action_request_add(px, $$, $3)); }
-	;
-
-context_item
-	: context_property          { $$ = $1; }
-	| KW_CONTEXT_AUDIT LBRKT ctx_audit_items RBRKT { ITEM($$, TI_CTX_AUDIT, $3, 0, @1); }
-	| command_request           { ITEM($$, TI_COMMAND, $1, 0, @1); }
+	: context_property          { $$ = tb_action_request(px); NN($$); CK(tb_action_request_add(px, $$, $1)); }
+	| KW_CONTEXT_AUDIT LBRKT ctx_audit_items RBRKT
+		{ $$ = tb_action_request(px); NN($$); CK(tb_action_request_add(px, $$, &ITEM_OF(TI_CTX_AUDIT, $3, 0, $1.off))); }
+	| amm_kw EQUAL term_id_list amm_params
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, $4)); NN($$); }
+	| KW_SUBTRACT EQUAL term_id_list
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, NULL)); NN($$); }
+	| KW_SUBTRACT EQUAL term_id_list LBRKT audit_descriptor RBRKT
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, $5)); NN($$); }
+	| audit_kw EQUAL term_id_list LBRKT audit_descriptor RBRKT
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, $5)); NN($$); }
+	| audit_kw EQUAL term_id_list
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, NULL)); NN($$); }
+	| KW_NOTIFY EQUAL term_id_list LBRKT observed_events_descriptor opt_error_text RBRKT
+		{ $$ = ctx_command(px, NULL, tb_notify_request(px, &$1, $3, $5, $6)); NN($$); }
+	| KW_SERVICE_CHANGE EQUAL term_id_list LBRKT services_descriptor RBRKT
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, $5)); NN($$); }
+	| context_items COMMA context_property { $$ = $1; CK(tb_action_request_add(px, $$, $3)); }
+	| context_items COMMA KW_CONTEXT_AUDIT LBRKT ctx_audit_items RBRKT
+		{ $$ = $1; CK(tb_action_request_add(px, $$, &ITEM_OF(TI_CTX_AUDIT, $5, 0, $3.off))); }
+	| context_items COMMA amm_kw EQUAL term_id_list amm_params
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, $6)); NN($$); }
+	| context_items COMMA KW_SUBTRACT EQUAL term_id_list
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, NULL)); NN($$); }
+	| context_items COMMA KW_SUBTRACT EQUAL term_id_list LBRKT audit_descriptor RBRKT
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, $7)); NN($$); }
+	| context_items COMMA audit_kw EQUAL term_id_list LBRKT audit_descriptor RBRKT
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, $7)); NN($$); }
+	| context_items COMMA audit_kw EQUAL term_id_list
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, NULL)); NN($$); }
+	| context_items COMMA KW_NOTIFY EQUAL term_id_list LBRKT observed_events_descriptor opt_error_text RBRKT
+		{ $$ = ctx_command(px, $1, tb_notify_request(px, &$3, $5, $7, $8)); NN($$); }
+	| context_items COMMA KW_SERVICE_CHANGE EQUAL term_id_list LBRKT services_descriptor RBRKT
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, $7)); NN($$); }
 	;
 
 context_property
 	: KW_TOPOLOGY LBRKT topology_elems RBRKT
-		{ ITEM($$, TI_TOPOLOGY, $3, 0, @1); CK(tb_topology_done(px, $3, @4.first)); }
-	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, @3); CK(tb_uint(px, &$3, 15, &$$->n)); }
-	| KW_EMERGENCY              { ITEM($$, TI_EMERGENCY, NULL, 1, @1); }
-	| KW_EMERGENCY_OFF          { ITEM($$, TI_EMERGENCY, NULL, 0, @1); }
-	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_IEPS, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$->n)); }
+		{ ITEM($$, TI_TOPOLOGY, $3, 0, $1.off); CK(tb_topology_done(px, $3, $4.off)); }
+	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 15, &$$->n)); }
+	| KW_EMERGENCY              { ITEM($$, TI_EMERGENCY, NULL, 1, $1.off); }
+	| KW_EMERGENCY_OFF          { ITEM($$, TI_EMERGENCY, NULL, 0, $1.off); }
+	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_IEPS, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
 	| KW_CONTEXT_ATTR LBRKT KW_CONTEXT_LIST EQUAL LBRKT ctxid_list RBRKT RBRKT
-		{ ITEM($$, TI_CTX_LIST, $6, 0, @1); }
+		{ ITEM($$, TI_CTX_LIST, $6, 0, $1.off); }
 	| KW_CONTEXT_ATTR LBRKT property_parms_list RBRKT
-		{ ITEM($$, TI_CTX_PROPS, $3, 0, @1); }
+		{ ITEM($$, TI_CTX_PROPS, $3, 0, $1.off); }
 	;
 
 property_parms_list
@@ -361,53 +420,50 @@ ctx_audit_items
 	;
 
 ctx_audit_item
-	: KW_TOPOLOGY               { ITEM($$, TI_A_TOPOLOGY, NULL, 0, @1); }
-	| KW_EMERGENCY              { ITEM($$, TI_A_EMERGENCY, NULL, 0, @1); }
-	| KW_PRIORITY               { ITEM($$, TI_A_PRIORITY, NULL, 0, @1); }
-	| KW_IEPS                   { ITEM($$, TI_A_IEPS, NULL, 0, @1); }
-	| SAFE                      { ITEM($$, TI_A_PKGD, NULL, 0, @1); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
-	| property_parm             { ITEM($$, TI_A_PROP, $1, 0, @1); }
-	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_A_SEL_PRIORITY, NULL, 0, @3); CK(tb_uint(px, &$3, 15, &$$->n)); }
-	| KW_EMERGENCY_VALUE EQUAL KW_EMERGENCY     { ITEM($$, TI_A_SEL_EMERGENCY, NULL, 1, @1); }
-	| KW_EMERGENCY_VALUE EQUAL KW_EMERGENCY_OFF { ITEM($$, TI_A_SEL_EMERGENCY, NULL, 0, @1); }
-	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_A_SEL_IEPS, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$->n)); }
-	| KW_AND_AUDITSELECT        { ITEM($$, TI_A_LOGIC, NULL, 0, @1); }
-	| KW_OR_AUDITSELECT         { ITEM($$, TI_A_LOGIC, NULL, 1, @1); }
-	| KW_CONTEXT_ATTR LBRKT ctx_audit_items RBRKT { ITEM($$, TI_A_NESTED, $3, 0, @1); }
+	: KW_TOPOLOGY               { ITEM($$, TI_A_TOPOLOGY, NULL, 0, $1.off); }
+	| KW_EMERGENCY              { ITEM($$, TI_A_EMERGENCY, NULL, 0, $1.off); }
+	| KW_PRIORITY               { ITEM($$, TI_A_PRIORITY, NULL, 0, $1.off); }
+	| KW_IEPS                   { ITEM($$, TI_A_IEPS, NULL, 0, $1.off); }
+	| SAFE                      { ITEM($$, TI_A_PKGD, NULL, 0, $1.off); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
+	| property_parm             { ITEM($$, TI_A_PROP, $1, 0, 0); }
+	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_A_SEL_PRIORITY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 15, &$$->n)); }
+	| KW_EMERGENCY_VALUE EQUAL KW_EMERGENCY     { ITEM($$, TI_A_SEL_EMERGENCY, NULL, 1, $1.off); }
+	| KW_EMERGENCY_VALUE EQUAL KW_EMERGENCY_OFF { ITEM($$, TI_A_SEL_EMERGENCY, NULL, 0, $1.off); }
+	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_A_SEL_IEPS, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
+	| KW_AND_AUDITSELECT        { ITEM($$, TI_A_LOGIC, NULL, 0, $1.off); }
+	| KW_OR_AUDITSELECT         { ITEM($$, TI_A_LOGIC, NULL, 1, $1.off); }
+	| KW_CONTEXT_ATTR LBRKT ctx_audit_items RBRKT { ITEM($$, TI_A_NESTED, $3, 0, $1.off); }
 	;
 
 topology_elems
-	: topology_elem             { $$ = tb_topology(px, NULL, $1); NN($$); }
-	| topology_elems COMMA topology_elem { $$ = tb_topology(px, $1, $3); NN($$); }
+	: SAFE                      { $$ = tb_topology_tid(px, NULL, &$1); NN($$); }
+	| KW_BOTHWAY                { $$ = tb_topology(px, NULL, &ITEM_OF(TI_TOPO_DIR, NULL, $1.kw, $1.off)); NN($$); }
+	| KW_ISOLATE                { $$ = tb_topology(px, NULL, &ITEM_OF(TI_TOPO_DIR, NULL, $1.kw, $1.off)); NN($$); }
+	| KW_ONEWAY                 { $$ = tb_topology(px, NULL, &ITEM_OF(TI_TOPO_DIR, NULL, $1.kw, $1.off)); NN($$); }
+	| KW_ONEWAY_EXTERNAL        { $$ = tb_topology(px, NULL, &ITEM_OF(TI_TOPO_DIR, NULL, $1.kw, $1.off)); NN($$); }
+	| KW_ONEWAY_BOTH            { $$ = tb_topology(px, NULL, &ITEM_OF(TI_TOPO_DIR, NULL, $1.kw, $1.off)); NN($$); }
+	| KW_STREAM EQUAL SAFE      { $$ = tb_topology_stream(px, NULL, &$3); NN($$); }
+	| topology_elems COMMA SAFE { $$ = tb_topology_tid(px, $1, &$3); NN($$); }
+	| topology_elems COMMA KW_BOTHWAY
+		{ $$ = tb_topology(px, $1, &ITEM_OF(TI_TOPO_DIR, NULL, $3.kw, $3.off)); NN($$); }
+	| topology_elems COMMA KW_ISOLATE
+		{ $$ = tb_topology(px, $1, &ITEM_OF(TI_TOPO_DIR, NULL, $3.kw, $3.off)); NN($$); }
+	| topology_elems COMMA KW_ONEWAY
+		{ $$ = tb_topology(px, $1, &ITEM_OF(TI_TOPO_DIR, NULL, $3.kw, $3.off)); NN($$); }
+	| topology_elems COMMA KW_ONEWAY_EXTERNAL
+		{ $$ = tb_topology(px, $1, &ITEM_OF(TI_TOPO_DIR, NULL, $3.kw, $3.off)); NN($$); }
+	| topology_elems COMMA KW_ONEWAY_BOTH
+		{ $$ = tb_topology(px, $1, &ITEM_OF(TI_TOPO_DIR, NULL, $3.kw, $3.off)); NN($$); }
+	| topology_elems COMMA KW_STREAM EQUAL SAFE { $$ = tb_topology_stream(px, $1, &$5); NN($$); }
 	;
 
-topology_elem
-	: SAFE                      { ITEM($$, TI_TOPO_TID, NULL, 0, @1); $$->tok = $1; }
-	| topo_dir_kw               { ITEM($$, TI_TOPO_DIR, NULL, $1.kw, @1); }
-	| KW_STREAM EQUAL SAFE      { ITEM($$, TI_TOPO_STREAM, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	;
+/* ---- commands (written out in context_items above) ----------------------- */
 
-topo_dir_kw : KW_BOTHWAY | KW_ISOLATE | KW_ONEWAY | KW_ONEWAY_EXTERNAL | KW_ONEWAY_BOTH ;
 
-/* ---- commands ---------------------------------------------------------- */
-
-command_request
-	: amm_kw EQUAL term_id_list amm_params
-		{ $$ = tb_command(px, &$1, $3, $4); NN($$); }
-	| KW_SUBTRACT EQUAL term_id_list
-		{ $$ = tb_command(px, &$1, $3, NULL); NN($$); }
-	| KW_SUBTRACT EQUAL term_id_list LBRKT audit_descriptor RBRKT
-		{ $$ = tb_command(px, &$1, $3, $5); NN($$); }
-	| audit_kw EQUAL term_id_list LBRKT audit_descriptor RBRKT
-		{ $$ = tb_command(px, &$1, $3, $5); NN($$); }
-	| audit_kw EQUAL term_id_list
-		{ $$ = tb_command(px, &$1, $3, NULL); NN($$); }
-	| KW_NOTIFY EQUAL term_id_list LBRKT observed_events_descriptor opt_error_text RBRKT
-		{ $$ = tb_notify_request(px, &$1, $3, $5, $6); NN($$); }
-	| KW_SERVICE_CHANGE EQUAL term_id_list LBRKT services_descriptor RBRKT
-		{ $$ = tb_command(px, &$1, $3, $5); NN($$); }
-	;
-
+/*
+ * Not written out as two Notify rules: the empty reduction is what makes a
+ * syntax error after the ObservedEvents descriptor expect just '}'.
+ */
 opt_error_text
 	: %empty                    { $$ = NULL; }
 	| COMMA error_descriptor    { $$ = $2; }
@@ -427,19 +483,20 @@ amm_param_list
 	;
 
 amm_param
-	: media_descriptor          { ITEM($$, TI_MEDIA, $1, 0, @1); }
-	| modem_descriptor          { ITEM($$, TI_MODEM, $1, 0, @1); }
-	| mux_descriptor            { ITEM($$, TI_MUX, $1, 0, @1); }
-	| events_descriptor         { ITEM($$, TI_EVENTS, $1, 0, @1); }
-	| signals_descriptor        { ITEM($$, TI_SIGNALS, $1, 0, @1); }
-	| digit_map_descriptor      { ITEM($$, TI_DIGITMAP, $1, 0, @1); }
-	| event_buffer_descriptor   { ITEM($$, TI_EVENTBUFFER, $1, 0, @1); }
-	| audit_descriptor          { ITEM($$, TI_AUDIT, $1, 0, @1); }
-	| statistics_descriptor     { ITEM($$, TI_STATS, $1, 0, @1); }
+	: media_descriptor          { ITEM($$, TI_MEDIA, $1, 0, 0); }
+	| modem_descriptor          { ITEM($$, TI_MODEM, $1, 0, 0); }
+	| mux_descriptor            { ITEM($$, TI_MUX, $1, 0, 0); }
+	| events_descriptor         { ITEM($$, TI_EVENTS, $1, 0, 0); }
+	| signals_descriptor        { ITEM($$, TI_SIGNALS, $1, 0, 0); }
+	| digit_map_descriptor      { ITEM($$, TI_DIGITMAP, $1, 0, 0); }
+	| event_buffer_descriptor   { ITEM($$, TI_EVENTBUFFER, $1, 0, 0); }
+	| audit_descriptor          { ITEM($$, TI_AUDIT, $1, 0, 0); }
+	| statistics_descriptor     { ITEM($$, TI_STATS, $1, 0, 0); }
 	;
 
 term_id_list
-	: tid_word                  { $$ = tb_tid_list(px, NULL, &$1); NN($$); }
+	: SAFE                      { $$ = tb_tid_list(px, NULL, &$1); NN($$); }
+	| tid_kw                    { $$ = tb_tid_list(px, NULL, &$1); NN($$); }
 	| LSBRKT tid_list RSBRKT    { $$ = $2; }
 	;
 
@@ -450,9 +507,8 @@ tid_list
 
 /* A termination ID may look like a keyword ("A", "t"), except C right after
    AuditValue = / AuditCapability =, where it starts a context audit reply. */
-tid_word
-	: SAFE
-	| KW_ADD
+tid_kw
+	: KW_ADD
 	| KW_AND_AUDITSELECT
 	| KW_AUDIT
 	| KW_AUDIT_CAP
@@ -578,25 +634,28 @@ termination_id_braced
 /* ---- replies ----------------------------------------------------------- */
 
 action_reply_list
-	: action_reply              { $$ = tb_list_new(px, $1); NN($$); }
-	| action_reply_list COMMA action_reply { CK(tb_list_add(px, $1, $3)); $$ = $1; }
-	;
-
-action_reply
-	: KW_CTX EQUAL SAFE         { $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_id(px, $$, &$3)); }
+	: KW_CTX EQUAL SAFE         { $$ = list_push(px, NULL, tb_action_reply_ctx(px, NULL, &$3)); NN($$); }
 	| KW_CTX EQUAL SAFE LBRKT reply_items RBRKT
-		{ $$ = $5; CK(tb_action_reply_id(px, $$, &$3)); }
+		{ $$ = list_push(px, NULL, tb_action_reply_ctx(px, $5, &$3)); NN($$); }
+	| action_reply_list COMMA KW_CTX EQUAL SAFE
+		{ $$ = list_push(px, $1, tb_action_reply_ctx(px, NULL, &$5)); NN($$); }
+	| action_reply_list COMMA KW_CTX EQUAL SAFE LBRKT reply_items RBRKT
+		{ $$ = list_push(px, $1, tb_action_reply_ctx(px, $7, &$5)); NN($$); }
 	;
 
 reply_items
-	: reply_item                { $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_add(px, $$, $1)); }
-	| reply_items COMMA reply_item { $$ = $1; CK(tb_action_reply_add(px, $$, $3)); }
-	;
-
-reply_item
-	: context_property          { $$ = $1; }
-	| error_descriptor          { ITEM($$, TI_ERROR, $1, 0, @1); }
-	| command_reply             { ITEM($$, TI_COMMAND, $1, 0, @1); }
+	: context_property          { $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_add(px, $$, $1)); }
+	| KW_ERROR EQUAL SAFE LBRKT RBRKT
+		{ void *e = tb_error(px, &$3, NULL); NN(e); $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_error(px, $$, e, $1.off)); }
+	| KW_ERROR EQUAL SAFE LBRKT value RBRKT
+		{ void *e = tb_error(px, &$3, &$5); NN(e); $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_error(px, $$, e, $1.off)); }
+	| command_reply             { $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_cmd(px, $$, $1)); }
+	| reply_items COMMA context_property { $$ = $1; CK(tb_action_reply_add(px, $$, $3)); }
+	| reply_items COMMA KW_ERROR EQUAL SAFE LBRKT RBRKT
+		{ $$ = $1; CK(tb_action_reply_error(px, $$, tb_error(px, &$5, NULL), $3.off)); }
+	| reply_items COMMA KW_ERROR EQUAL SAFE LBRKT value RBRKT
+		{ $$ = $1; CK(tb_action_reply_error(px, $$, tb_error(px, &$5, &$7), $3.off)); }
+	| reply_items COMMA command_reply { $$ = $1; CK(tb_action_reply_cmd(px, $$, $3)); }
 	;
 
 command_reply
@@ -628,18 +687,18 @@ audit_return_list
 	;
 
 audit_return_one
-	: media_descriptor          { ITEM($$, TI_MEDIA, $1, 0, @1); }
-	| modem_descriptor          { ITEM($$, TI_MODEM, $1, 0, @1); }
-	| mux_descriptor            { ITEM($$, TI_MUX, $1, 0, @1); }
-	| events_descriptor         { ITEM($$, TI_EVENTS, $1, 0, @1); }
-	| signals_descriptor        { ITEM($$, TI_SIGNALS, $1, 0, @1); }
-	| digit_map_descriptor      { ITEM($$, TI_DIGITMAP, $1, 0, @1); }
-	| observed_events_descriptor { ITEM($$, TI_OBSEVENTS, $1, 0, @1); }
-	| event_buffer_descriptor   { ITEM($$, TI_EVENTBUFFER, $1, 0, @1); }
-	| statistics_descriptor     { ITEM($$, TI_STATS, $1, 0, @1); }
-	| packages_descriptor       { ITEM($$, TI_PACKAGES, $1, 0, @1); }
-	| error_descriptor          { ITEM($$, TI_ERROR, $1, 0, @1); }
-	| audit_token_kw            { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, @1); }
+	: media_descriptor          { ITEM($$, TI_MEDIA, $1, 0, 0); }
+	| modem_descriptor          { ITEM($$, TI_MODEM, $1, 0, 0); }
+	| mux_descriptor            { ITEM($$, TI_MUX, $1, 0, 0); }
+	| events_descriptor         { ITEM($$, TI_EVENTS, $1, 0, 0); }
+	| signals_descriptor        { ITEM($$, TI_SIGNALS, $1, 0, 0); }
+	| digit_map_descriptor      { ITEM($$, TI_DIGITMAP, $1, 0, 0); }
+	| observed_events_descriptor { ITEM($$, TI_OBSEVENTS, $1, 0, 0); }
+	| event_buffer_descriptor   { ITEM($$, TI_EVENTBUFFER, $1, 0, 0); }
+	| statistics_descriptor     { ITEM($$, TI_STATS, $1, 0, 0); }
+	| packages_descriptor       { ITEM($$, TI_PACKAGES, $1, 0, 0); }
+	| error_descriptor          { ITEM($$, TI_ERROR, $1, 0, 0); }
+	| audit_token_kw            { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, $1.off); }
 	;
 
 audit_token_kw : KW_MUX | KW_MODEM | KW_MEDIA | KW_DIGIT_MAP | KW_STATS | KW_OBSERVED_EVENTS
@@ -664,8 +723,8 @@ media_parms
 media_parm
 	: stream_parm               { $$ = $1; }
 	| KW_STREAM EQUAL SAFE LBRKT stream_parms RBRKT
-		{ ITEM($$, TI_STREAM, $5, 0, @1); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| KW_TERMINATION_STATE LBRKT ts_parms RBRKT { ITEM($$, TI_TERMSTATE, $3, 0, @1); }
+		{ ITEM($$, TI_STREAM, $5, 0, $1.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_TERMINATION_STATE LBRKT ts_parms RBRKT { ITEM($$, TI_TERMSTATE, $3, 0, $1.off); }
 	;
 
 stream_parms
@@ -674,10 +733,10 @@ stream_parms
 	;
 
 stream_parm
-	: KW_LOCAL LBRKT OCTETS_BODY RBRKT  { ITEM($$, TI_LOCAL, NULL, 0, @1); $$->p = tb_sdp(px, &$3); NN($$->p); }
-	| KW_REMOTE LBRKT OCTETS_BODY RBRKT { ITEM($$, TI_REMOTE, NULL, 0, @1); $$->p = tb_sdp(px, &$3); NN($$->p); }
-	| KW_LOCAL_CONTROL LBRKT local_parms RBRKT { ITEM($$, TI_LOCALCONTROL, $3, 0, @1); }
-	| statistics_descriptor     { ITEM($$, TI_STATS, $1, 0, @1); }
+	: KW_LOCAL LBRKT OCTETS_BODY RBRKT  { ITEM($$, TI_LOCAL, NULL, 0, $1.off); $$->p = tb_sdp(px, &$3); NN($$->p); }
+	| KW_REMOTE LBRKT OCTETS_BODY RBRKT { ITEM($$, TI_REMOTE, NULL, 0, $1.off); $$->p = tb_sdp(px, &$3); NN($$->p); }
+	| KW_LOCAL_CONTROL LBRKT local_parms RBRKT { ITEM($$, TI_LOCALCONTROL, $3, 0, $1.off); }
+	| KW_STATS LBRKT stat_params RBRKT { ITEM($$, TI_STATS, $3, 0, $1.off); }
 	;
 
 local_parms
@@ -686,10 +745,10 @@ local_parms
 	;
 
 local_parm
-	: KW_MODE EQUAL stream_mode_kw { ITEM($$, TI_MODE, NULL, $3.kw, @1); }
-	| property_parm             { ITEM($$, TI_PROP, $1, 0, @1); }
-	| KW_RESERVED_VALUE EQUAL SAFE { ITEM($$, TI_RESERVED_VALUE, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$->n)); }
-	| KW_RESERVED_GROUP EQUAL SAFE { ITEM($$, TI_RESERVED_GROUP, NULL, 0, @3); CK(tb_on_off(px, &$3, &$$->n)); }
+	: KW_MODE EQUAL stream_mode_kw { ITEM($$, TI_MODE, NULL, $3.kw, $1.off); }
+	| property_parm             { ITEM($$, TI_PROP, $1, 0, 0); }
+	| KW_RESERVED_VALUE EQUAL SAFE { ITEM($$, TI_RESERVED_VALUE, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
+	| KW_RESERVED_GROUP EQUAL SAFE { ITEM($$, TI_RESERVED_GROUP, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
 	;
 
 stream_mode_kw : KW_SENDONLY | KW_RECVONLY | KW_SENDRECV | KW_INACTIVE | KW_LOOPBACK ;
@@ -700,10 +759,10 @@ ts_parms
 	;
 
 ts_parm
-	: property_parm             { ITEM($$, TI_PROP, $1, 0, @1); }
-	| KW_SERVICE_STATES EQUAL service_state_kw { ITEM($$, TI_SERVICE_STATE, NULL, $3.kw, @1); }
-	| KW_BUFFER EQUAL SAFE      { ITEM($$, TI_BUFFER, NULL, 0, @3); CK(tb_buffer_off(px, &$3)); }
-	| KW_BUFFER EQUAL KW_LOCK_STEP { ITEM($$, TI_BUFFER, NULL, 1, @1); }
+	: property_parm             { ITEM($$, TI_PROP, $1, 0, 0); }
+	| KW_SERVICE_STATES EQUAL service_state_kw { ITEM($$, TI_SERVICE_STATE, NULL, $3.kw, $1.off); }
+	| KW_BUFFER EQUAL SAFE      { ITEM($$, TI_BUFFER, NULL, 0, $3.off); CK(tb_buffer_off(px, &$3)); }
+	| KW_BUFFER EQUAL KW_LOCK_STEP { ITEM($$, TI_BUFFER, NULL, 1, $1.off); }
 	;
 
 service_state_kw : KW_TEST | KW_OUT_OF_SVC | KW_IN_SVC ;
@@ -712,19 +771,18 @@ property_parm
 	: SAFE parm_value           { $$ = $2; CK(tb_prop_name(px, $$, &$1)); }
 	;
 
+/* "= value" written out per kind of value: a plain name skips two unit reductions. */
 parm_value
-	: EQUAL alt_value           { $$ = $2; }
+	: EQUAL SAFE                { $$ = tb_prop_value(px, 0, &$2); NN($$); }
+	| EQUAL QSTRING             { $$ = tb_prop_value(px, 0, &$2); NN($$); }
+	| EQUAL kw_word             { $$ = tb_prop_value(px, 0, &$2); NN($$); }
+	| EQUAL LSBRKT value_list RSBRKT { $$ = $3; CK(tb_prop_extra(px, $$, TI_SUBLIST_AND)); }
+	| EQUAL LBRKT value_list RBRKT { $$ = $3; CK(tb_prop_extra(px, $$, TI_SUBLIST_OR)); }
+	| EQUAL LSBRKT value COLON value RSBRKT
+		{ $$ = tb_prop_value(px, 0, &$3); NN($$); CK(tb_prop_more(px, $$, &$5)); CK(tb_prop_extra(px, $$, TI_RANGE)); }
 	| GT value                  { $$ = tb_prop_value(px, TI_REL_GT, &$2); NN($$); }
 	| LT value                  { $$ = tb_prop_value(px, TI_REL_LT, &$2); NN($$); }
 	| NEQ value                 { $$ = tb_prop_value(px, TI_REL_NE, &$2); NN($$); }
-	;
-
-alt_value
-	: value                     { $$ = tb_prop_value(px, 0, &$1); NN($$); }
-	| LSBRKT value_list RSBRKT  { $$ = $2; CK(tb_prop_extra(px, $$, TI_SUBLIST_AND)); }
-	| LBRKT value_list RBRKT    { $$ = $2; CK(tb_prop_extra(px, $$, TI_SUBLIST_OR)); }
-	| LSBRKT value COLON value RSBRKT
-		{ $$ = tb_prop_value(px, 0, &$2); NN($$); CK(tb_prop_more(px, $$, &$4)); CK(tb_prop_extra(px, $$, TI_RANGE)); }
 	;
 
 value_list
@@ -734,13 +792,18 @@ value_list
 
 /* A VALUE: a word, a quoted string, or a word that happens to be a keyword. */
 value
-	: word
+	: SAFE
 	| QSTRING
+	| kw_word
 	;
 
 word
 	: SAFE
-	| KW_ADD
+	| kw_word
+	;
+
+kw_word
+	: KW_ADD
 	| KW_AND_AUDITSELECT
 	| KW_AUDIT
 	| KW_AUDIT_CAP
@@ -909,19 +972,19 @@ event_params
 	;
 
 event_param
-	: KW_EMBED LBRKT embed RBRKT { ITEM($$, TI_EMBED, $3, 0, @1); }
-	| KW_KEEP_ACTIVE            { ITEM($$, TI_KEEP_ACTIVE, NULL, 0, @1); }
-	| KW_DIGIT_MAP EQUAL word   { ITEM($$, TI_EVENT_DM, NULL, 0, @1); $$->p = tb_event_dm(px, &$3, NULL); NN($$->p); }
+	: KW_EMBED LBRKT embed RBRKT { ITEM($$, TI_EMBED, $3, 0, $1.off); }
+	| KW_KEEP_ACTIVE            { ITEM($$, TI_KEEP_ACTIVE, NULL, 0, $1.off); }
+	| KW_DIGIT_MAP EQUAL word   { ITEM($$, TI_EVENT_DM, NULL, 0, $1.off); $$->p = tb_event_dm(px, &$3, NULL); NN($$->p); }
 	| KW_DIGIT_MAP EQUAL LBRKT DIGITMAP_BODY RBRKT
-		{ ITEM($$, TI_EVENT_DM, NULL, 0, @1); $$->p = tb_event_dm(px, NULL, &$4); NN($$->p); }
-	| KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, @1); CK(tb_prop_name(px, $2, &$1)); }
-	| KW_NEVER_NOTIFY           { ITEM($$, TI_NEVER_NOTIFY, NULL, 0, @1); }
-	| KW_NOTIFY_IMMEDIATE       { ITEM($$, TI_NOTIFY_IMMEDIATE, NULL, 0, @1); }
-	| KW_NOTIFY_REGULATED       { ITEM($$, TI_NOTIFY_REGULATED, NULL, 0, @1); }
+		{ ITEM($$, TI_EVENT_DM, NULL, 0, $1.off); $$->p = tb_event_dm(px, NULL, &$4); NN($$->p); }
+	| KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
+	| KW_NEVER_NOTIFY           { ITEM($$, TI_NEVER_NOTIFY, NULL, 0, $1.off); }
+	| KW_NOTIFY_IMMEDIATE       { ITEM($$, TI_NOTIFY_IMMEDIATE, NULL, 0, $1.off); }
+	| KW_NOTIFY_REGULATED       { ITEM($$, TI_NOTIFY_REGULATED, NULL, 0, $1.off); }
 	| KW_NOTIFY_REGULATED LBRKT KW_EMBED LBRKT embed RBRKT RBRKT
-		{ ITEM($$, TI_NOTIFY_REGULATED, $5, 0, @1); }
-	| KW_RESET_EVENTS_DESCRIPTOR { ITEM($$, TI_RESET_EVENTS, NULL, 0, @1); }
+		{ ITEM($$, TI_NOTIFY_REGULATED, $5, 0, $1.off); }
+	| KW_RESET_EVENTS_DESCRIPTOR { ITEM($$, TI_RESET_EVENTS, NULL, 0, $1.off); }
 	;
 
 /* Embed { Signals..., Events = id {...} } */
@@ -951,9 +1014,9 @@ signal_parms
 	;
 
 signal_parm
-	: signal_request            { ITEM($$, 0, NULL, 0, @1); $$->p = tb_signal_request(px, $1); NN($$->p); }
+	: signal_request            { ITEM($$, 0, NULL, 0, 0); $$->p = tb_signal_request(px, $1); NN($$->p); }
 	| KW_SIGNAL_LIST EQUAL SAFE LBRKT signal_requests RBRKT
-		{ ITEM($$, 0, NULL, 0, @1); $$->p = tb_seq_sig_list(px, &$3, $5); NN($$->p); }
+		{ ITEM($$, 0, NULL, 0, $1.off); $$->p = tb_seq_sig_list(px, &$3, $5); NN($$->p); }
 	;
 
 signal_requests
@@ -972,15 +1035,15 @@ sig_params
 	;
 
 sig_param
-	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| KW_SIGNAL_TYPE EQUAL signal_type_kw { ITEM($$, TI_SIGNAL_TYPE, NULL, $3.kw, @1); }
-	| KW_DURATION EQUAL SAFE    { ITEM($$, TI_DURATION, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, @1); CK(tb_prop_name(px, $2, &$1)); }
-	| KW_NOTIFY_COMPLETION EQUAL LBRKT reasons RBRKT { ITEM($$, TI_NOTIFY_COMPLETION, $4, 0, @1); }
-	| KW_KEEP_ACTIVE            { ITEM($$, TI_KEEP_ACTIVE, NULL, 0, @1); }
-	| KW_DIRECTION EQUAL direction_kw { ITEM($$, TI_DIRECTION, NULL, $3.kw, @1); }
-	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, @3); CK(tb_request_id(px, &$3, &$$->n)); }
-	| KW_INTSIG_DELAY EQUAL SAFE { ITEM($$, TI_INTSIG_DELAY, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_SIGNAL_TYPE EQUAL signal_type_kw { ITEM($$, TI_SIGNAL_TYPE, NULL, $3.kw, $1.off); }
+	| KW_DURATION EQUAL SAFE    { ITEM($$, TI_DURATION, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
+	| KW_NOTIFY_COMPLETION EQUAL LBRKT reasons RBRKT { ITEM($$, TI_NOTIFY_COMPLETION, $4, 0, $1.off); }
+	| KW_KEEP_ACTIVE            { ITEM($$, TI_KEEP_ACTIVE, NULL, 0, $1.off); }
+	| KW_DIRECTION EQUAL direction_kw { ITEM($$, TI_DIRECTION, NULL, $3.kw, $1.off); }
+	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $3.off); CK(tb_request_id(px, &$3, &$$->n)); }
+	| KW_INTSIG_DELAY EQUAL SAFE { ITEM($$, TI_INTSIG_DELAY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
 	;
 
 signal_type_kw : KW_ON_OFF | KW_TIME_OUT | KW_BRIEF ;
@@ -1002,15 +1065,19 @@ observed_events_descriptor
 	;
 
 observed_events
-	: observed_event            { $$ = tb_list_new(px, $1); NN($$); }
-	| observed_events COMMA observed_event { CK(tb_list_add(px, $1, $3)); $$ = $1; }
-	;
-
-observed_event
-	: SAFE                      { $$ = tb_observed_event(px, NULL, &$1, NULL); NN($$); }
-	| SAFE LBRKT oe_params RBRKT { $$ = tb_observed_event(px, NULL, &$1, $3); NN($$); }
-	| SAFE COLON SAFE           { $$ = tb_observed_event(px, &$1, &$3, NULL); NN($$); }
-	| SAFE COLON SAFE LBRKT oe_params RBRKT { $$ = tb_observed_event(px, &$1, &$3, $5); NN($$); }
+	: SAFE                      { $$ = list_push(px, NULL, tb_observed_event(px, NULL, &$1, NULL)); NN($$); }
+	| SAFE LBRKT oe_params RBRKT { $$ = list_push(px, NULL, tb_observed_event(px, NULL, &$1, $3)); NN($$); }
+	| SAFE COLON SAFE           { $$ = list_push(px, NULL, tb_observed_event(px, &$1, &$3, NULL)); NN($$); }
+	| SAFE COLON SAFE LBRKT oe_params RBRKT
+		{ $$ = list_push(px, NULL, tb_observed_event(px, &$1, &$3, $5)); NN($$); }
+	| observed_events COMMA SAFE
+		{ $$ = list_push(px, $1, tb_observed_event(px, NULL, &$3, NULL)); NN($$); }
+	| observed_events COMMA SAFE LBRKT oe_params RBRKT
+		{ $$ = list_push(px, $1, tb_observed_event(px, NULL, &$3, $5)); NN($$); }
+	| observed_events COMMA SAFE COLON SAFE
+		{ $$ = list_push(px, $1, tb_observed_event(px, &$3, &$5, NULL)); NN($$); }
+	| observed_events COMMA SAFE COLON SAFE LBRKT oe_params RBRKT
+		{ $$ = list_push(px, $1, tb_observed_event(px, &$3, &$5, $7)); NN($$); }
 	;
 
 oe_params
@@ -1019,8 +1086,8 @@ oe_params
 	;
 
 oe_param
-	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, @1); CK(tb_prop_name(px, $2, &$1)); }
+	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
 	;
 
 event_buffer_descriptor
@@ -1057,7 +1124,9 @@ stat_params
 
 stat_param
 	: SAFE                      { $$ = tb_stat(px, &$1, NULL); NN($$); }
-	| SAFE EQUAL value          { $$ = tb_stat(px, &$1, tb_prop_value(px, 0, &$3)); NN($$); }
+	| SAFE EQUAL SAFE           { $$ = tb_stat(px, &$1, tb_prop_value(px, 0, &$3)); NN($$); }
+	| SAFE EQUAL QSTRING        { $$ = tb_stat(px, &$1, tb_prop_value(px, 0, &$3)); NN($$); }
+	| SAFE EQUAL kw_word        { $$ = tb_stat(px, &$1, tb_prop_value(px, 0, &$3)); NN($$); }
 	| SAFE LSBRKT value_list RSBRKT { $$ = tb_stat(px, &$1, $3); NN($$); }
 	;
 
@@ -1083,25 +1152,25 @@ audit_items
 	;
 
 audit_item
-	: audit_token_kw            { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, @1); }
-	| KW_SIGNALS                { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, @1); }
-	| KW_EVENT_BUFFER           { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, @1); }
-	| KW_EVENTS                 { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, @1); }
-	| KW_MEDIA LBRKT ia_media_parms RBRKT { ITEM($$, TI_IA_MEDIA, $3, 0, @1); CK(tb_ia_media_done(px, $3)); }
-	| KW_EVENTS LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, @1); $$->p = tb_ia_events(px, NULL, &$3); NN($$->p); }
-	| KW_EVENTS EQUAL SAFE LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, @1); $$->p = tb_ia_events(px, &$3, &$5); NN($$->p); }
-	| KW_SIGNALS LBRKT RBRKT    { ITEM($$, TI_IA_SIGNALS, NULL, 0, @1); }
-	| KW_SIGNALS LBRKT ia_signal_request RBRKT { ITEM($$, TI_IA_SIGNALS, $3, 0, @1); }
+	: audit_token_kw            { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, $1.off); }
+	| KW_SIGNALS                { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, $1.off); }
+	| KW_EVENT_BUFFER           { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, $1.off); }
+	| KW_EVENTS                 { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, $1.off); }
+	| KW_MEDIA LBRKT ia_media_parms RBRKT { ITEM($$, TI_IA_MEDIA, $3, 0, $1.off); CK(tb_ia_media_done(px, $3)); }
+	| KW_EVENTS LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, NULL, &$3); NN($$->p); }
+	| KW_EVENTS EQUAL SAFE LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, &$3, &$5); NN($$->p); }
+	| KW_SIGNALS LBRKT RBRKT    { ITEM($$, TI_IA_SIGNALS, NULL, 0, $1.off); }
+	| KW_SIGNALS LBRKT ia_signal_request RBRKT { ITEM($$, TI_IA_SIGNALS, $3, 0, $1.off); }
 	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQUAL SAFE RBRKT
-		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, @1); $$->p = tb_ia_seq_sig(px, &$5, NULL); NN($$->p); }
+		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$5, NULL); NN($$->p); }
 	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQUAL SAFE LBRKT ia_signal_request RBRKT RBRKT
-		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, @1); $$->p = tb_ia_seq_sig(px, &$5, $7); NN($$->p); }
-	| KW_DIGIT_MAP EQUAL word   { ITEM($$, TI_IA_DIGITMAP, NULL, 0, @1); $$->p = tb_ia_digit_map(px, &$3); NN($$->p); }
-	| KW_EVENT_BUFFER LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, @1); $$->p = tb_ia_event_buffer(px, &$3, NULL); NN($$->p); }
+		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$5, $7); NN($$->p); }
+	| KW_DIGIT_MAP EQUAL word   { ITEM($$, TI_IA_DIGITMAP, NULL, 0, $1.off); $$->p = tb_ia_digit_map(px, &$3); NN($$->p); }
+	| KW_EVENT_BUFFER LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, $1.off); $$->p = tb_ia_event_buffer(px, &$3, NULL); NN($$->p); }
 	| KW_EVENT_BUFFER LBRKT SAFE LBRKT KW_STREAM EQUAL SAFE RBRKT RBRKT
-		{ ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, @1); $$->p = tb_ia_event_buffer(px, &$3, &$7); NN($$->p); }
-	| KW_STATS LBRKT SAFE RBRKT { ITEM($$, TI_IA_STATS, NULL, 0, @1); $$->p = tb_ia_stats(px, &$3); NN($$->p); }
-	| KW_PACKAGES LBRKT SAFE RBRKT { ITEM($$, TI_IA_PACKAGES, NULL, 0, @1); $$->p = tb_ia_packages(px, &$3); NN($$->p); }
+		{ ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, $1.off); $$->p = tb_ia_event_buffer(px, &$3, &$7); NN($$->p); }
+	| KW_STATS LBRKT SAFE RBRKT { ITEM($$, TI_IA_STATS, NULL, 0, $1.off); $$->p = tb_ia_stats(px, &$3); NN($$->p); }
+	| KW_PACKAGES LBRKT SAFE RBRKT { ITEM($$, TI_IA_PACKAGES, NULL, 0, $1.off); $$->p = tb_ia_packages(px, &$3); NN($$->p); }
 	;
 
 ia_media_parms
@@ -1112,8 +1181,8 @@ ia_media_parms
 ia_media_parm
 	: ia_stream_parm            { $$ = $1; }
 	| KW_STREAM EQUAL SAFE LBRKT ia_stream_parms RBRKT
-		{ ITEM($$, TI_STREAM, $5, 0, @1); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| KW_TERMINATION_STATE LBRKT ia_ts_parms RBRKT { ITEM($$, TI_TERMSTATE, $3, 0, @1); }
+		{ ITEM($$, TI_STREAM, $5, 0, $1.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_TERMINATION_STATE LBRKT ia_ts_parms RBRKT { ITEM($$, TI_TERMSTATE, $3, 0, $1.off); }
 	;
 
 ia_stream_parms
@@ -1122,10 +1191,10 @@ ia_stream_parms
 	;
 
 ia_stream_parm
-	: KW_LOCAL_CONTROL LBRKT ia_local_parms RBRKT { ITEM($$, TI_LOCALCONTROL, $3, 0, @1); }
-	| KW_STATS LBRKT SAFE RBRKT { ITEM($$, TI_STATS, NULL, 0, @1); $$->p = tb_ia_stats(px, &$3); NN($$->p); }
-	| KW_LOCAL LBRKT OCTETS_BODY RBRKT  { ITEM($$, TI_LOCAL, NULL, 0, @1); $$->p = tb_ia_sdp(px, &$3); NN($$->p); }
-	| KW_REMOTE LBRKT OCTETS_BODY RBRKT { ITEM($$, TI_REMOTE, NULL, 0, @1); $$->p = tb_ia_sdp(px, &$3); NN($$->p); }
+	: KW_LOCAL_CONTROL LBRKT ia_local_parms RBRKT { ITEM($$, TI_LOCALCONTROL, $3, 0, $1.off); }
+	| KW_STATS LBRKT SAFE RBRKT { ITEM($$, TI_STATS, NULL, 0, $1.off); $$->p = tb_ia_stats(px, &$3); NN($$->p); }
+	| KW_LOCAL LBRKT OCTETS_BODY RBRKT  { ITEM($$, TI_LOCAL, NULL, 0, $1.off); $$->p = tb_ia_sdp(px, &$3); NN($$->p); }
+	| KW_REMOTE LBRKT OCTETS_BODY RBRKT { ITEM($$, TI_REMOTE, NULL, 0, $1.off); $$->p = tb_ia_sdp(px, &$3); NN($$->p); }
 	;
 
 ia_local_parms
@@ -1134,12 +1203,12 @@ ia_local_parms
 	;
 
 ia_local_parm
-	: KW_MODE                   { ITEM($$, TI_MODE, NULL, -1, @1); }
-	| KW_MODE EQUAL stream_mode_kw { ITEM($$, TI_MODE, NULL, $3.kw, @1); }
-	| SAFE                      { ITEM($$, TI_PROP, NULL, 0, @1); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
-	| property_parm             { ITEM($$, TI_PROP, NULL, 0, @1); $$->p = tb_ind_prop(px, NULL, $1); NN($$->p); }
-	| KW_RESERVED_VALUE         { ITEM($$, TI_RESERVED_VALUE, NULL, 0, @1); }
-	| KW_RESERVED_GROUP         { ITEM($$, TI_RESERVED_GROUP, NULL, 0, @1); }
+	: KW_MODE                   { ITEM($$, TI_MODE, NULL, -1, $1.off); }
+	| KW_MODE EQUAL stream_mode_kw { ITEM($$, TI_MODE, NULL, $3.kw, $1.off); }
+	| SAFE                      { ITEM($$, TI_PROP, NULL, 0, $1.off); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
+	| property_parm             { ITEM($$, TI_PROP, NULL, 0, 0); $$->p = tb_ind_prop(px, NULL, $1); NN($$->p); }
+	| KW_RESERVED_VALUE         { ITEM($$, TI_RESERVED_VALUE, NULL, 0, $1.off); }
+	| KW_RESERVED_GROUP         { ITEM($$, TI_RESERVED_GROUP, NULL, 0, $1.off); }
 	;
 
 ia_ts_parms
@@ -1148,11 +1217,11 @@ ia_ts_parms
 	;
 
 ia_ts_parm
-	: SAFE                      { ITEM($$, TI_PROP, NULL, 0, @1); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
-	| property_parm             { ITEM($$, TI_PROP, NULL, 0, @1); $$->p = tb_ind_prop(px, NULL, $1); NN($$->p); }
-	| KW_SERVICE_STATES         { ITEM($$, TI_SERVICE_STATE, NULL, -1, @1); }
-	| KW_SERVICE_STATES EQUAL service_state_kw { ITEM($$, TI_SERVICE_STATE, NULL, $3.kw, @1); }
-	| KW_BUFFER                 { ITEM($$, TI_BUFFER, NULL, 0, @1); }
+	: SAFE                      { ITEM($$, TI_PROP, NULL, 0, $1.off); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
+	| property_parm             { ITEM($$, TI_PROP, NULL, 0, 0); $$->p = tb_ind_prop(px, NULL, $1); NN($$->p); }
+	| KW_SERVICE_STATES         { ITEM($$, TI_SERVICE_STATE, NULL, -1, $1.off); }
+	| KW_SERVICE_STATES EQUAL service_state_kw { ITEM($$, TI_SERVICE_STATE, NULL, $3.kw, $1.off); }
+	| KW_BUFFER                 { ITEM($$, TI_BUFFER, NULL, 0, $1.off); }
 	;
 
 ia_signal_request
@@ -1166,8 +1235,8 @@ ia_sig_params
 	;
 
 ia_sig_param
-	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, @3); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, @3); CK(tb_request_id(px, &$3, &$$->n)); }
+	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $3.off); CK(tb_request_id(px, &$3, &$$->n)); }
 	;
 
 /* ---- service change ---------------------------------------------------- */
@@ -1182,16 +1251,16 @@ sc_parms
 	;
 
 sc_parm
-	: KW_METHOD EQUAL sc_method_kw { ITEM($$, TI_SC_METHOD, NULL, $3.kw, @1); $$->tok = $3; }
-	| KW_REASON EQUAL value     { ITEM($$, TI_SC_REASON, NULL, 0, @1); $$->tok = $3; }
-	| KW_DELAY EQUAL SAFE       { ITEM($$, TI_SC_DELAY, NULL, 0, @3); CK(tb_uint(px, &$3, 4294967295u, &$$->n)); }
-	| KW_SERVICE_CHANGE_ADDRESS EQUAL MID { ITEM($$, TI_SC_ADDRESS, NULL, 0, @3); $$->tok = $3; }
-	| KW_MGC_ID EQUAL MID       { ITEM($$, TI_SC_MGCID, NULL, 0, @3); $$->tok = $3; }
-	| KW_PROFILE EQUAL SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, @3); $$->tok = $3; }
-	| KW_VERSION EQUAL SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, @3); CK(tb_uint(px, &$3, 99, &$$->n)); }
-	| SAFE parm_value           { ITEM($$, TI_SC_EXTENSION, $2, 0, @1); CK(tb_prop_name(px, $2, &$1)); }
-	| SAFE                      { ITEM($$, TI_SC_TIMESTAMP, NULL, 0, @1); $$->tok = $1; }
-	| KW_SERVICE_CHANGE_INCOMPLETE { ITEM($$, TI_SC_INCOMPLETE, NULL, 0, @1); }
+	: KW_METHOD EQUAL sc_method_kw { ITEM($$, TI_SC_METHOD, NULL, $3.kw, $1.off); $$->tok = $3; }
+	| KW_REASON EQUAL value     { ITEM($$, TI_SC_REASON, NULL, 0, $1.off); $$->tok = $3; }
+	| KW_DELAY EQUAL SAFE       { ITEM($$, TI_SC_DELAY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 4294967295u, &$$->n)); }
+	| KW_SERVICE_CHANGE_ADDRESS EQUAL MID { ITEM($$, TI_SC_ADDRESS, NULL, 0, $3.off); $$->tok = $3; }
+	| KW_MGC_ID EQUAL MID       { ITEM($$, TI_SC_MGCID, NULL, 0, $3.off); $$->tok = $3; }
+	| KW_PROFILE EQUAL SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, $3.off); $$->tok = $3; }
+	| KW_VERSION EQUAL SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, $3.off); CK(tb_uint(px, &$3, 99, &$$->n)); }
+	| SAFE parm_value           { ITEM($$, TI_SC_EXTENSION, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
+	| SAFE                      { ITEM($$, TI_SC_TIMESTAMP, NULL, 0, $1.off); $$->tok = $1; }
+	| KW_SERVICE_CHANGE_INCOMPLETE { ITEM($$, TI_SC_INCOMPLETE, NULL, 0, $1.off); }
 	| audit_item                { $$ = $1; $$->n2 = $$->kind; $$->kind = TI_SC_AUDIT; }
 	;
 
@@ -1209,7 +1278,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, text_parse *px)
 	enum { MAX_EXPECTED = 4 };
 	yysymbol_kind_t exp[YYNTOKENS];
 	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
-	const text_loc *loc = yypcontext_location(ctx);
+	const text_loc *loc = &px->lloc;
 	char want[112] = "";
 	size_t w = 0;
 	for (int i = 0; i < n && i < MAX_EXPECTED && w < sizeof want; i++)

@@ -53,27 +53,107 @@ int tb_fail(text_parse *px, int code, size_t off, const char *fmt, ...)
 	return -1;
 }
 
-static void *tb_new(text_parse *px, size_t n)
+/*
+ * Nodes and strings are carved from arena chunks: a bump of a pointer instead
+ * of an arena call (and its size header) per node. Carved memory has no
+ * header, which nothing needs: asn1c reallocates only SEQUENCE OF arrays, and
+ * those are arena allocations of their own (grow_list).
+ */
+#define CARVE_ALIGN 16u
+#define CARVE_CHUNK 2048u
+
+/* A new chunk (or a big piece of its own); n is rounded; zeroed if zero. */
+static void *carve_slow(text_parse *px, size_t n, int zero)
 {
-	void *p = arena_alloc(px->A, n);
+	void *p;
+	if (n > CARVE_CHUNK / 4) {
+		p = arena_realloc(px->A, NULL, n); /* big: an allocation of its own, the chunk stays */
+	} else if ((p = arena_realloc(px->A, NULL, CARVE_CHUNK)) != NULL) {
+		/* arena_realloc(NULL): the arena's allocation without zeroing, done per node instead */
+		px->carve = (unsigned char *)p + n;
+		px->carve_end = (unsigned char *)p + CARVE_CHUNK;
+	}
 	if (!p)
 		tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
+	else if (zero)
+		memset(p, 0, n);
 	return p;
 }
 
-static int add(text_parse *px, void *list, void *item)
+#define CARVE_ROUND(n) (((n) + CARVE_ALIGN - 1) & ~(size_t)(CARVE_ALIGN - 1))
+
+/* n bytes, not zeroed, aligned for any node. */
+static inline void *carve(text_parse *px, size_t n)
 {
-	if (!item || asn_sequence_add(list, item) != 0)
+	unsigned char *p = px->carve;
+	if ((uintptr_t)px->carve_end - (uintptr_t)p < CARVE_ROUND(n)) /* both NULL at first */
+		return carve_slow(px, CARVE_ROUND(n), 0);
+	px->carve = p + CARVE_ROUND(n);
+	return p;
+}
+
+/* n zeroed bytes; a node's constant size makes the memset a few stores. */
+static inline void *tb_new(text_parse *px, size_t n)
+{
+	unsigned char *p = px->carve;
+	if ((uintptr_t)px->carve_end - (uintptr_t)p < CARVE_ROUND(n)) /* both NULL at first */
+		return carve_slow(px, CARVE_ROUND(n), 1);
+	px->carve = p + CARVE_ROUND(n);
+	memset(p, 0, n);
+	return p;
+}
+
+/* Any A_SEQUENCE_OF / A_SET_OF: they share this layout. */
+typedef A_SEQUENCE_OF(void) any_list;
+
+/*
+ * asn_sequence_add's growth (4, 8, 16, ... slots), in the arena, without its
+ * calls. Arrays are arena allocations of their own (with the arena's size
+ * header), so megaco_message_append can still grow a decoded list.
+ */
+static int grow_list(text_parse *px, any_list *l)
+{
+	void **a = l->size > (1 << 28) ? NULL
+	           : arena_realloc(px->A, l->array, (size_t)l->size * 2 * sizeof *a);
+	if (!a)
 		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
+	l->array = a;
+	l->size *= 2;
 	return 0;
 }
 
+static inline int add(text_parse *px, void *list, void *item)
+{
+	any_list *l = list;
+	if (!item)
+		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
+	if (l->count == l->size) {
+		if (l->size) {
+			if (grow_list(px, l))
+				return -1;
+		} else {
+			/* most lists stop here: arena_alloc's inlined fast path */
+			void **a = arena_alloc(px->A, 4 * sizeof *a);
+			if (!a)
+				return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
+			l->array = a;
+			l->size = 4;
+		}
+	}
+	l->array[l->count++] = item;
+	return 0;
+}
+
+/* A NUL-terminated copy, as asn1c's own decoders leave OCTET STRINGs. */
 static int set_os(text_parse *px, OCTET_STRING_t *os, const char *s, size_t n)
 {
-	os->buf = (uint8_t *)arena_memdup(px->A, s, n);
-	os->size = n;
-	if (!os->buf)
+	uint8_t *b = n < SIZE_MAX - CARVE_ALIGN ? carve(px, n + 1) : NULL;
+	if (!b)
 		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
+	memcpy(b, s, n);
+	b[n] = 0;
+	os->buf = b;
+	os->size = n;
 	return 0;
 }
 
@@ -90,8 +170,8 @@ static int syntax(text_parse *px, const text_tok *t, const char *what)
 
 /* ---- numbers --------------------------------------------------------------- */
 
-static int parse_uint(text_parse *px, const char *s, size_t n, size_t off, unsigned long max,
-                      unsigned long *out)
+static int parse_uint_slow(text_parse *px, const char *s, size_t n, size_t off, unsigned long max,
+                           unsigned long *out)
 {
 	if (n == 0)
 		return tb_fail(px, MEGACO_ERR_SYNTAX, off, "a number was expected");
@@ -107,6 +187,31 @@ static int parse_uint(text_parse *px, const char *s, size_t n, size_t off, unsig
 	}
 	*out = v;
 	return 0;
+}
+
+/*
+ * Up to 9 digits cannot overflow and need no check per digit: the common
+ * case. Anything else (longer, not all digits, over max) goes the careful
+ * way, which also reports the error exactly as before.
+ */
+static inline int parse_uint(text_parse *px, const char *s, size_t n, size_t off, unsigned long max,
+                             unsigned long *out)
+{
+	if (n - 1 < 9) {
+		unsigned long v = 0;
+		size_t i = 0;
+		unsigned d;
+		while ((d = (unsigned)(unsigned char)s[i] - '0') <= 9) {
+			v = v * 10 + d;
+			if (++i == n) {
+				if (v > max)
+					break;
+				*out = v;
+				return 0;
+			}
+		}
+	}
+	return parse_uint_slow(px, s, n, off, max, out);
 }
 
 int tb_uint(text_parse *px, const text_tok *t, unsigned long max, long *out)
@@ -127,7 +232,7 @@ int tb_request_id(text_parse *px, const text_tok *t, long *out)
 	return tb_uint(px, t, 4294967295u, out);
 }
 
-static int ci_eq(const char *a, size_t n, const char *b)
+static inline int ci_eq(const char *a, size_t n, const char *b)
 {
 	if (strlen(b) != n)
 		return 0;
@@ -289,29 +394,31 @@ static int parse_mid(text_parse *px, const text_tok *t, int allow_port, mid_part
 		char buf[64];
 		if (in_len == 0 || in_len >= sizeof buf)
 			return syntax(px, t, "an IP address");
-		memcpy(buf, s + 1, in_len);
-		buf[in_len] = 0;
-		if (memchr(buf, ':', in_len)) {
-			m->kind = MID_IP6;
-			m->addr_len = 16;
-			if (inet_pton(AF_INET6, buf, m->addr) != 1)
-				return syntax(px, t, "an IPv6 address");
+		const char *in = s + 1;
+		if (!memchr(in, ':', in_len)) {
+			/* IPv4, read in place: *close is ']', which stops a number and is no '.'. */
+			m->kind = MID_IP4;
+			m->addr_len = 4;
+			const char *p = in;
+			for (int i = 0; i < 4; i++) {
+				unsigned v = 0, digits = 0;
+				while (*p >= '0' && *p <= '9' && digits < 3) {
+					v = v * 10 + (unsigned)(*p++ - '0');
+					digits++;
+				}
+				if (!digits || v > 255 || (i < 3 ? *p != '.' : p < close && *p != 0))
+					return syntax(px, t, "an IPv4 address");
+				m->addr[i] = (uint8_t)v;
+				p++;
+			}
 			return 0;
 		}
-		m->kind = MID_IP4;
-		m->addr_len = 4;
-		const char *p = buf;
-		for (int i = 0; i < 4; i++) {
-			unsigned v = 0, digits = 0;
-			while (*p >= '0' && *p <= '9' && digits < 3) {
-				v = v * 10 + (unsigned)(*p++ - '0');
-				digits++;
-			}
-			if (!digits || v > 255 || (i < 3 ? *p != '.' : *p != 0))
-				return syntax(px, t, "an IPv4 address");
-			m->addr[i] = (uint8_t)v;
-			p++;
-		}
+		memcpy(buf, in, in_len);
+		buf[in_len] = 0;
+		m->kind = MID_IP6;
+		m->addr_len = 16;
+		if (inet_pton(AF_INET6, buf, m->addr) != 1)
+			return syntax(px, t, "an IPv6 address");
 		return 0;
 	}
 	if (n > 4 && ci_eq(s, 4, "MTP{")) {
@@ -377,19 +484,23 @@ static int fill_mid(text_parse *px, const mid_parts *m, IP4Address_t *ip4, IP6Ad
 	}
 }
 
-static MId_t *build_mid(text_parse *px, const text_tok *t)
+/* Fills *id (zeroed) from the mId token. */
+static int set_mid(text_parse *px, const text_tok *t, MId_t *id)
 {
 	mid_parts m;
-	MId_t *id = NEW(px, MId_t);
-	if (!id || parse_mid(px, t, 0, &m))
-		return NULL;
+	if (parse_mid(px, t, 0, &m))
+		return -1;
 	static const MId_PR pr[] = {0, MId_PR_ip4Address, MId_PR_ip6Address, MId_PR_domainName,
 	                            MId_PR_deviceName, MId_PR_mtpAddress};
 	id->present = pr[m.kind];
-	if (fill_mid(px, &m, &id->choice.ip4Address, &id->choice.ip6Address, &id->choice.domainName,
-	             &id->choice.deviceName, &id->choice.mtpAddress))
-		return NULL;
-	return id;
+	return fill_mid(px, &m, &id->choice.ip4Address, &id->choice.ip6Address, &id->choice.domainName,
+	                &id->choice.deviceName, &id->choice.mtpAddress);
+}
+
+static MId_t *build_mid(text_parse *px, const text_tok *t)
+{
+	MId_t *id = NEW(px, MId_t);
+	return id && !set_mid(px, t, id) ? id : NULL;
 }
 
 static ServiceChangeAddress_t *build_sc_address(text_parse *px, const text_tok *t)
@@ -435,10 +546,8 @@ int tb_version(text_parse *px, const text_tok *version)
 int tb_message(text_parse *px, const text_tok *mid, void *body)
 {
 	Message_t *m = &px->msg->model->mess;
-	MId_t *id = build_mid(px, mid);
-	if (!id)
+	if (set_mid(px, mid, &m->mId)) /* straight into the (zeroed) model */
 		return -1;
-	m->mId = *id;
 	struct Message__messageBody *b = body;
 	m->messageBody = *b;
 	return 0;
@@ -700,6 +809,11 @@ int tb_action_request_add(text_parse *px, void *p, const text_item *it)
 	}
 }
 
+int tb_action_request_cmd(text_parse *px, void *p, void *cmd)
+{
+	return add(px, &((ActionRequest_t *)p)->commandRequests.list, cmd);
+}
+
 int tb_action_request_id(text_parse *px, void *p, const text_tok *id)
 {
 	return ctx_id(px, id, &((ActionRequest_t *)p)->contextId);
@@ -726,9 +840,31 @@ int tb_action_reply_add(text_parse *px, void *p, const text_item *it)
 	}
 }
 
+int tb_action_reply_cmd(text_parse *px, void *p, void *cmd)
+{
+	return add(px, &((ActionReply_t *)p)->commandReply.list, cmd);
+}
+
+int tb_action_reply_error(text_parse *px, void *p, void *err, size_t off)
+{
+	ActionReply_t *ar = p;
+	if (ar->errorDescriptor)
+		return tb_fail(px, MEGACO_ERR_SYNTAX, off, "a second Error descriptor");
+	ar->errorDescriptor = err;
+	return 0;
+}
+
 int tb_action_reply_id(text_parse *px, void *p, const text_tok *id)
 {
 	return ctx_id(px, id, &((ActionReply_t *)p)->contextId);
+}
+
+/* Context = id [{ ... }]: ar is the body's reply, NULL for none. */
+void *tb_action_reply_ctx(text_parse *px, void *ar, const text_tok *id)
+{
+	if (!ar && !(ar = tb_action_reply(px)))
+		return NULL;
+	return tb_action_reply_id(px, ar, id) ? NULL : ar;
 }
 
 void *tb_ind_prop(text_parse *px, const text_tok *name, void *prop)
@@ -848,6 +984,20 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected %s", shape), NULL;
 		return (tr->streamID = new_long(px, it->n)) ? l : NULL;
 	}
+}
+
+tb_list *tb_topology_tid(text_parse *px, tb_list *l, const text_tok *t)
+{
+	text_item it = {.kind = TI_TOPO_TID, .off = t->off, .tok = *t};
+	return tb_topology(px, l, &it);
+}
+
+tb_list *tb_topology_stream(text_parse *px, tb_list *l, const text_tok *t)
+{
+	text_item it = {.kind = TI_TOPO_STREAM, .off = t->off};
+	if (tb_uint(px, t, 65535, &it.n))
+		return NULL;
+	return tb_topology(px, l, &it);
 }
 
 int tb_topology_done(text_parse *px, tb_list *l, size_t off)
@@ -1265,9 +1415,13 @@ void *tb_sdp(text_parse *px, const text_tok *body)
 			s++;
 		if (s >= end)
 			break;
-		const char *eol = s;
-		while (eol < end && *eol != '\r' && *eol != '\n')
-			eol++;
+		/* The line ends at the first CR or LF (memchr: SDP lines are tens of bytes). */
+		const char *eol = memchr(s, '\n', (size_t)(end - s));
+		if (!eol)
+			eol = end;
+		const char *cr = memchr(s, '\r', (size_t)(eol - s));
+		if (cr)
+			eol = cr;
 		const char *eq = memchr(s, '=', (size_t)(eol - s));
 		size_t name_len = eq ? (size_t)(eq - s) : 0;
 		const char *val = eq ? eq + 1 : s;
@@ -1281,15 +1435,21 @@ void *tb_sdp(text_parse *px, const text_tok *body)
 			return NULL;
 		/* unescape \} */
 		size_t vn = (size_t)(eol - val);
-		char *vb = tb_new(px, vn + 1);
+		char *vb = carve(px, vn + 1);
 		if (!vb)
 			return NULL;
 		size_t o = 0;
-		for (size_t i = 0; i < vn; i++) {
-			if (val[i] == '\\' && i + 1 < vn && val[i + 1] == '}')
-				continue;
-			vb[o++] = val[i];
+		if (!memchr(val, '\\', vn)) {
+			memcpy(vb, val, vn);
+			o = vn;
+		} else {
+			for (size_t i = 0; i < vn; i++) {
+				if (val[i] == '\\' && i + 1 < vn && val[i + 1] == '}')
+					continue;
+				vb[o++] = val[i];
+			}
 		}
+		vb[o] = 0;
 		v->buf = (uint8_t *)vb;
 		v->size = o;
 		if (add(px, &pp->value.list, v))

@@ -116,6 +116,7 @@ static int run(text_parse *px, int reentrant)
 		rc = text_scan_re_open(px->scan);
 		if (rc)
 			return rc;
+		px->scanner = px->scan->scanner;
 		rc = text_yyparse(px);
 		text_scan_re_close(px->scan);
 		return rc;
@@ -123,6 +124,7 @@ static int run(text_parse *px, int reentrant)
 	pthread_mutex_lock(&nr_lock);
 	rc = text_scan_nr_open(px->scan);
 	if (!rc) {
+		px->scanner = NULL;
 		rc = text_yyparse(px);
 		text_scan_nr_close(px->scan);
 	}

@@ -69,13 +69,16 @@ typedef struct text_parse {
 	megaco_arena *A;
 	const unsigned char *in;
 	size_t len;
-	text_scan_state *scan;   /* scan->scanner: the reentrant scanner, NULL: the global one */
+	text_scan_state *scan;
+	void *scanner;           /* scan->scanner once open: the reentrant scanner, NULL: the global one */
 	unsigned depth, max_depth;
 	unsigned long ntok;      /* tokens pulled so far */
 	unsigned long err_ntok;  /* a grammar error's token is the err_ntok-th; 0: none */
 	int err;                 /* first error seen by the parser or a builder */
 	size_t err_off;
 	unsigned nitems;         /* items[] used */
+	text_loc lloc;           /* the last token's bytes (the parser keeps no locations) */
+	unsigned char *carve, *carve_end; /* arena chunk the builders carve nodes from */
 	char err_text[160];      /* from here on: not zeroed per decode */
 	text_item items[TEXT_ITEM_POOL];
 } text_parse;
@@ -132,14 +135,20 @@ void *tb_reply_result(text_parse *px, int imm_ack, void *err, tb_list *replies);
 
 void *tb_action_request(text_parse *px);
 int tb_action_request_add(text_parse *px, void *ar, const text_item *it);
+int tb_action_request_cmd(text_parse *px, void *ar, void *cmd);
 int tb_action_request_id(text_parse *px, void *ar, const text_tok *id);
 void *tb_action_reply(text_parse *px);
 int tb_action_reply_add(text_parse *px, void *ar, const text_item *it);
+int tb_action_reply_cmd(text_parse *px, void *ar, void *cmd);
+int tb_action_reply_error(text_parse *px, void *ar, void *err, size_t off);
 int tb_action_reply_id(text_parse *px, void *ar, const text_tok *id);
+void *tb_action_reply_ctx(text_parse *px, void *ar, const text_tok *id);
 tb_list *tb_ctxid_list(text_parse *px, tb_list *l, const text_tok *t);
 void *tb_ctx_audit(text_parse *px, void *caar, const text_item *it);
 void *tb_ind_prop(text_parse *px, const text_tok *name, void *prop);
 tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it);
+tb_list *tb_topology_tid(text_parse *px, tb_list *l, const text_tok *t);
+tb_list *tb_topology_stream(text_parse *px, tb_list *l, const text_tok *t);
 int tb_topology_done(text_parse *px, tb_list *l, size_t off);
 
 void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body);

@@ -446,6 +446,33 @@ static const struct {
 	 MEGACO_ERR_TOKEN_TOO_LONG, 1, 30, 0, 8},
 	{"octet string too long", "MEGACO/1 [1.2.3.4] T=1{C=-{A=t{M{L{v=0123456789}}}}}", 0,
 	 MEGACO_ERR_TOKEN_TOO_LONG, 1, 36, 0, 8},
+	/* Errors a builder reports at a member of a list (the parser merges list members). */
+	{"second Error descriptor in a reply", HDR "Reply = 1 { Context = 1 { Error = 400 { }, "
+	 "Error = 401 { } } }", 0, MEGACO_ERR_SYNTAX, 2, 44, 0, 0},
+	{"second Statistics in a stream", REQ("Modify = t1 { Media { Statistics { a/b }, "
+	 "Statistics { a/c } } }"), 0, MEGACO_ERR_SYNTAX, 2, 75, 0, 0},
+	{"Statistics after a Stream", REQ("Modify = t1 { Media { Stream = 1 { Local { } }, "
+	 "Statistics { a/b } } }"), 0, MEGACO_ERR_SYNTAX, 2, 81, 0, 0},
+	{"topology direction twice", REQ("Topology { t1, t2, Isolate, Bothway }, " NTFY), 0,
+	 MEGACO_ERR_SYNTAX, 2, 61, 0, 0},
+	{"topology stream without direction", REQ("Topology { t1, Stream = 2 }, " NTFY), 0,
+	 MEGACO_ERR_SYNTAX, 2, 57, 0, 0},
+	{"topology stream 70000", REQ("Topology { t1, t2, Isolate, Stream = 70000 }, " NTFY), 0,
+	 MEGACO_ERR_NUMBER_RANGE, 2, 70, 0, 0},
+	{"second transaction id 2^32", "MEGACO/1 [1.2.3.4] T=1{C=1{N=t{OE=1{a/b}}},C=2{N=t{OE=1{a/b}}}}"
+	 " T=12345678901{C=1{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_NUMBER_RANGE, 1, 67, 0, 0},
+	{"second context id 2^32", "MEGACO/1 [1.2.3.4] T=1{C=1{N=t{OE=1{a/b}}},"
+	 "C=99999999999{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_NUMBER_RANGE, 1, 46, 0, 0},
+	{"second ContextAudit", "MEGACO/1 [1.2.3.4] T=1{C=1{CA{PR},CA{EG},N=t{OE=1{a/b}}}}", 0,
+	 MEGACO_ERR_SYNTAX, 1, 35, 0, 0},
+	{"bad time stamp in a later event", "MEGACO/1 [1.2.3.4] T=1{C=1{N=t{OE=1{20260101T00000000:a/b,"
+	 "x/y,1234T1:a/b}}}}", 0, MEGACO_ERR_SYNTAX, 1, 63, 0, 0},
+	{"IPv4 of five parts", "MEGACO/1 [1.2.3.4.5] T=1{C=-{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_SYNTAX,
+	 1, 10, 0, 0},
+	{"IPv4 with a letter", "MEGACO/1 [1.2.3.4x]:99 T=1{C=-{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_SYNTAX,
+	 1, 10, 0, 0},
+	{"IPv4 part of four digits", "MEGACO/1 [1.2.3.1234] T=1{C=-{N=t{OE=1{a/b}}}}", 0,
+	 MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
 };
 
 static void test_invalid_inputs(void **state)
@@ -658,6 +685,41 @@ static void test_scanner_threads(void **state)
 	free(dumps);
 }
 
+/* ---- a decoded list grows with megaco_message_append ---------------------------------- */
+
+/*
+ * The builder fills SEQUENCE OF arrays itself; they must stay arena
+ * allocations that asn1c's realloc can grow after the decode.
+ */
+static void test_append_to_decoded_list(void **state)
+{
+	(void)state;
+	static const char in[] = REQ("Notify = [t1, t2, t3] { ObservedEvents = 1 { al/on } }");
+	for (int sc = 0; sc < 2; sc++) {
+		megaco_message *m = NULL;
+		assert_int_equal(decode(MEGACO_ENC_PRETTY, in, sizeof in - 1, (megaco_scanner)sc, &m, NULL),
+		                 MEGACO_OK);
+		MegacoMessage_t *mm = megaco_message_model(m);
+		Transaction_t *t = mm->mess.messageBody.choice.transactions.list.array[0];
+		ActionRequest_t *ar = t->choice.transactionRequest.actions.list.array[0];
+		CommandRequest_t *cr = ar->commandRequests.list.array[0];
+		void *list = &cr->command.choice.notifyReq.terminationID.list;
+		for (int i = 0; i < 20; i++) {
+			TerminationID_t *tid = megaco_message_alloc(m, sizeof *tid);
+			assert_non_null(tid);
+			char name[8];
+			int n = snprintf(name, sizeof name, "x%d", i);
+			assert_int_equal(megaco_message_set_octets(m, &tid->id, name, (size_t)n), MEGACO_OK);
+			assert_int_equal(megaco_message_append(m, list, tid), MEGACO_OK);
+		}
+		const struct TerminationIDList *l = &cr->command.choice.notifyReq.terminationID;
+		assert_int_equal(l->list.count, 23);
+		assert_memory_equal(l->list.array[2]->id.buf, "t3", 2);
+		assert_memory_equal(l->list.array[22]->id.buf, "x19", 3);
+		megaco_message_free(m);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	C = corpus_load(corpus_dir_from_args(argc, argv));
@@ -669,6 +731,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_word_bytes),
 		cmocka_unit_test(test_nested_decode),
 		cmocka_unit_test(test_scanner_threads),
+		cmocka_unit_test(test_append_to_decoded_list),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(C);
