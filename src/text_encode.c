@@ -28,6 +28,10 @@
 #include "internal.h"
 #include "text_enc_writer.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* ---------------------------------------------------------------- keywords */
 
 enum {
@@ -37,10 +41,17 @@ enum {
 	KW__COUNT
 };
 
+/*
+ * Spellings padded to TW_PAD bytes, so writing one is a fixed-size copy
+ * (tw_put_padded). The _eq tables hold the keyword with its " = " / "="
+ * already appended: a keyword followed by an equals sign is the commonest
+ * pair in the output.
+ */
 typedef struct kw_spelling {
-	const char *s;
+	char s[TW_PAD - 1];
 	unsigned char n;
 } kw_spelling;
+_Static_assert(sizeof(kw_spelling) == TW_PAD, "one padded copy per keyword");
 
 static const kw_spelling kw_long[KW__COUNT] = {
 #define MEGACO_KW(id, l, s) { l, sizeof(l) - 1 },
@@ -49,6 +60,16 @@ static const kw_spelling kw_long[KW__COUNT] = {
 };
 static const kw_spelling kw_short[KW__COUNT] = {
 #define MEGACO_KW(id, l, s) { s, sizeof(s) - 1 },
+#include "keywords.def"
+#undef MEGACO_KW
+};
+static const kw_spelling kw_long_eq[KW__COUNT] = {
+#define MEGACO_KW(id, l, s) { l " = ", sizeof(l) + 2 },
+#include "keywords.def"
+#undef MEGACO_KW
+};
+static const kw_spelling kw_short_eq[KW__COUNT] = {
+#define MEGACO_KW(id, l, s) { s "=", sizeof(s) },
 #include "keywords.def"
 #undef MEGACO_KW
 };
@@ -91,6 +112,12 @@ static const unsigned char not_name[256] = TABLE256(NOT_NAME);
 #define SDP_SPECIAL(c) ((c) == 0 || (c) == '\r' || (c) == '\n' || (c) == '}')
 static const unsigned char sdp_special[256] = TABLE256(SDP_SPECIAL);
 
+/* Octets a digit map body cannot hold: braces, '"', control octets but HTAB, CR, LF. */
+#define DM_BAD(c)                                                                                  \
+	((c) == '{' || (c) == '}' || (c) == '"' ||                                                 \
+	 ((c) < 0x20 && (c) != '\t' && (c) != '\r' && (c) != '\n'))
+static const unsigned char dm_bad[256] = TABLE256(DM_BAD);
+
 /* ---------------------------------------------------------------- context */
 
 /*
@@ -103,6 +130,7 @@ static const unsigned char sdp_special[256] = TABLE256(SDP_SPECIAL);
 typedef struct enc {
 	text_writer w;
 	const kw_spelling *kw;
+	const kw_spelling *kweq; /* kw followed by eq() */
 	int compact;
 	long version;
 	int rc;           /* first error, sticky; later writes are harmless */
@@ -120,7 +148,7 @@ static void fail(enc *e, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	e->rc = set_error(e->err, code, e->w.len, "%s", msg);
+	e->rc = set_error(e->err, code, tw_len(&e->w), "%s", msg);
 }
 
 /* Returns 1 when the message's version has `what`, else records the mismatch. */
@@ -142,20 +170,34 @@ static void nonempty(enc *e, int n, const char *what)
 
 /* ------------------------------------------------------- layout primitives */
 
-static inline void kw(enc *e, int id) { tw_put(&e->w, e->kw[id].s, e->kw[id].n); }
-static inline void ch(enc *e, char c) { tw_putc(&e->w, (unsigned char)c); }
-static inline void num(enc *e, uint64_t v) { tw_u64(&e->w, v); }
+TW_INLINE void kw(enc *e, int id) { tw_put_padded(&e->w, e->kw[id].s, e->kw[id].n); }
+/* kw(e, id) and then eq(e). */
+TW_INLINE void kw_eq(enc *e, int id) { tw_put_padded(&e->w, e->kweq[id].s, e->kweq[id].n); }
+TW_INLINE void ch(enc *e, char c) { tw_putc(&e->w, (unsigned char)c); }
+static inline void num(enc *e, uint64_t v)
+{
+	if (v <= UINT32_MAX)
+		tw_u32(&e->w, (uint32_t)v);
+	else
+		tw_u64(&e->w, v);
+}
+
+TW_COLD void range_fail(enc *e, long long v, long long max, const char *what)
+{
+	fail(e, MEGACO_ERR_CONSTRAINT, "%s %lld is outside 0..%lld", what, v, max);
+}
 
 /*
  * A number the module bounds (asn1c's BER decoder does not check ranges, so
- * a model can hold what the text grammar cannot read back).
+ * a model can hold what the text grammar cannot read back). Every bound is
+ * at most 2^32 - 1.
  */
-static void num_max(enc *e, long long v, long long max, const char *what)
+static inline void num_max(enc *e, long long v, long long max, const char *what)
 {
 	if (v < 0 || v > max)
-		fail(e, MEGACO_ERR_CONSTRAINT, "%s %lld is outside 0..%lld", what, v, max);
+		range_fail(e, v, max, what);
 	else
-		tw_u64(&e->w, (uint64_t)v);
+		tw_u32(&e->w, (uint32_t)v);
 }
 #define U16 65535LL
 #define U32 4294967295LL
@@ -168,39 +210,60 @@ static inline void eq(enc *e)
 		TW_LIT(&e->w, " = ");
 }
 
-static inline void open_at(enc *e, char c, unsigned l)
+/* Pretty " {" and the next line's indentation: one padded copy when there is room. */
+TW_INLINE void open_at(enc *e, char c, unsigned l)
 {
+	text_writer *w = &e->w;
 	if (e->compact) {
 		ch(e, c);
+	} else if (TW_LIKELY(l + 1 < TW_PAD && tw_room(w) >= TW_PAD + 2)) {
+		unsigned char *d = w->p;
+		d[0] = ' ';
+		d[1] = (unsigned char)c;
+		memcpy(d + 2, tw_nl_tabs, TW_PAD);
+		w->p = d + l + 4;
 	} else {
-		char t[3] = { ' ', c, '\n' };
-		tw_put(&e->w, t, 3);
-		tw_tabs(&e->w, l + 1);
+		ch(e, ' ');
+		ch(e, c);
+		tw_nl_indent(w, l + 1);
 	}
 }
 
-static inline void close_at(enc *e, char c, unsigned l)
+TW_INLINE void close_at(enc *e, char c, unsigned l)
 {
-	if (!e->compact) {
-		ch(e, '\n');
-		tw_tabs(&e->w, l);
+	text_writer *w = &e->w;
+	if (e->compact) {
+		ch(e, c);
+	} else if (TW_LIKELY(l + 1 < TW_PAD && tw_room(w) >= TW_PAD)) {
+		unsigned char *d = w->p;
+		memcpy(d, tw_nl_tabs, TW_PAD);
+		d[l + 1] = (unsigned char)c;
+		w->p = d + l + 2;
+	} else {
+		tw_nl_indent(w, l);
+		ch(e, c);
 	}
-	ch(e, c);
 }
 
-static inline void lb(enc *e, unsigned l) { open_at(e, '{', l); }
-static inline void rb(enc *e, unsigned l) { close_at(e, '}', l); }
-static inline void lsb(enc *e, unsigned l) { open_at(e, '[', l); }
-static inline void rsb(enc *e, unsigned l) { close_at(e, ']', l); }
+TW_INLINE void lb(enc *e, unsigned l) { open_at(e, '{', l); }
+TW_INLINE void rb(enc *e, unsigned l) { close_at(e, '}', l); }
+TW_INLINE void lsb(enc *e, unsigned l) { open_at(e, '[', l); }
+TW_INLINE void rsb(enc *e, unsigned l) { close_at(e, ']', l); }
 
 /* Separator before an item at indentation l. */
-static inline void cm(enc *e, unsigned l)
+TW_INLINE void cm(enc *e, unsigned l)
 {
+	text_writer *w = &e->w;
 	if (e->compact) {
 		ch(e, ',');
+	} else if (TW_LIKELY(l < TW_PAD && tw_room(w) >= TW_PAD + 1)) {
+		unsigned char *d = w->p;
+		d[0] = ',';
+		memcpy(d + 1, tw_nl_tabs, TW_PAD);
+		w->p = d + l + 2;
 	} else {
-		TW_LIT(&e->w, ",\n");
-		tw_tabs(&e->w, l);
+		ch(e, ',');
+		tw_nl_indent(w, l);
 	}
 }
 
@@ -243,26 +306,198 @@ static void list_kw(enc *e, int *n, int l, int id)
  * written as the model holds it. Anything outside SafeChar cannot be a text
  * name, which is what a binary-form name that slipped through looks like.
  */
+#if defined(__SSE2__)
+/*
+ * Nonzero when one of the 16 octets of x is not a name octet (not_name[]
+ * for 16 octets at once): below '!', the 0x22-0x23, 0x3A-0x3E ranges, the
+ * brackets and braces ("[]" are "{}" without bit 5), ',' and DEL.
+ */
+static inline int not_name16(__m128i x)
+{
+	__m128i m = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x);
+	__m128i t = _mm_sub_epi8(x, _mm_set1_epi8(0x3A));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(4)), t));
+	t = _mm_sub_epi8(x, _mm_set1_epi8(0x22));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(1)), t));
+	__m128i y = _mm_or_si128(x, _mm_set1_epi8(0x20));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(y, _mm_set1_epi8(0x7B)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(y, _mm_set1_epi8(0x7D)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x2C)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7F)));
+	return _mm_movemask_epi8(m);
+}
+#endif
+
+/* Nonzero when p[0..n) holds an octet a name cannot (n > 0). */
+static inline unsigned not_name_any(const uint8_t *p, size_t n)
+{
+#if defined(__SSE2__)
+	/* Overlapping loads cover every length without reading past p + n. */
+	if (n >= 16) {
+		size_t i = 0;
+		for (; i + 16 < n; i += 16)
+			if (not_name16(_mm_loadu_si128((const __m128i *)(const void *)(p + i))))
+				return 1;
+		const uint8_t *last = p + n - 16;
+		return not_name16(_mm_loadu_si128((const __m128i *)(const void *)last)) != 0;
+	}
+	if (n >= 8) {
+		__m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
+		__m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
+		return not_name16(_mm_unpacklo_epi64(a, b)) != 0;
+	}
+	if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, p, 4);
+		memcpy(&b, p + n - 4, 4);
+		return not_name16(_mm_set_epi32((int)a, (int)b, (int)a, (int)b)) != 0;
+	}
+	return not_name[p[0]] | not_name[p[n / 2]] | not_name[p[n - 1]];
+#else
+	unsigned bad = 0;
+	for (size_t i = 0; i < n; i++)
+		bad |= not_name[p[i]];
+	return bad;
+#endif
+}
+
+#if defined(__SSE2__)
+/* Bit k set when octet k of p[0..16) is sdp_special. */
+static inline unsigned sdp_special16(const uint8_t *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_setzero_si128()),
+	                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('\r'))),
+	                         _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')),
+	                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('}'))));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/* Index of the first sdp_special octet of p[i..n), or n. */
+static inline size_t sdp_next(const uint8_t *p, size_t i, size_t n)
+{
+#if defined(__SSE2__)
+	if (n >= 16) {
+		for (; i + 16 <= n; i += 16) {
+			unsigned bits = sdp_special16(p + i);
+			if (bits)
+				return i + (size_t)__builtin_ctz(bits);
+		}
+		if (i < n) {
+			/* The last 16 octets, ignoring those before i (already seen). */
+			unsigned bits = sdp_special16(p + n - 16) >> (i - (n - 16));
+			return bits ? i + (size_t)__builtin_ctz(bits) : n;
+		}
+		return n;
+	}
+#endif
+	for (; i < n; i++)
+		if (sdp_special[p[i]])
+			return i;
+	return n;
+}
+
+/* Nonzero when p[0..n) holds a dm_bad octet. */
+static inline unsigned dm_bad_any(const uint8_t *p, size_t n)
+{
+#if defined(__SSE2__)
+	if (n >= 16) {
+		unsigned bits = 0;
+		for (size_t i = 0;; i += 16) {
+			const uint8_t *q = i + 16 <= n ? p + i : p + n - 16;
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+			__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1F)), x);
+			__m128i ok = _mm_or_si128(
+				_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\t')),
+			                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\r'))),
+				_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+			__m128i m = _mm_or_si128(
+				_mm_andnot_si128(ok, ctl),
+				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('{')),
+			                                  _mm_cmpeq_epi8(x, _mm_set1_epi8('}'))),
+				             _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))));
+			bits |= (unsigned)_mm_movemask_epi8(m);
+			if (bits || i + 16 >= n)
+				return bits;
+		}
+	}
+#endif
+	unsigned bad = 0;
+	for (size_t i = 0; i < n; i++)
+		bad |= dm_bad[p[i]];
+	return bad;
+}
+
+TW_COLD void name_fail(enc *e, const OCTET_STRING_t *s, const char *what)
+{
+	const uint8_t *p = s->buf;
+	if (!p || s->size <= 0) {
+		fail(e, MEGACO_ERR_UNKNOWN_NAME, "empty %s", what);
+		return;
+	}
+	int i = 0;
+	while (!not_name[p[i]])
+		i++;
+	fail(e, MEGACO_ERR_UNKNOWN_NAME,
+	     "%s has octet 0x%02X, not text form (names must be mapped first)", what, p[i]);
+}
+
 static void name(enc *e, const OCTET_STRING_t *s, const char *what)
 {
 	const uint8_t *p = s->buf;
 	int n = s->size;
 	if (!p || n <= 0) {
-		fail(e, MEGACO_ERR_UNKNOWN_NAME, "empty %s", what);
+		name_fail(e, s, what);
 		return;
 	}
-	unsigned bad = 0;
-	for (int i = 0; i < n; i++)
-		bad |= not_name[p[i]];
-	if (bad) {
-		int i = 0;
-		while (!not_name[p[i]])
-			i++;
-		fail(e, MEGACO_ERR_UNKNOWN_NAME,
-		     "%s has octet 0x%02X, not text form (names must be mapped first)", what, p[i]);
+#if defined(__SSE2__)
+	/*
+	 * The usual name (4 to 32 octets) with room to spare: the vectors that
+	 * are checked are also what gets stored, at the same overlapping offsets.
+	 */
+	text_writer *w = &e->w;
+	if (TW_LIKELY(n >= 4 && n <= 32 && tw_room(w) >= 32)) {
+		unsigned char *d = w->p;
+		size_t k = (size_t)n;
+		if (k >= 16) {
+			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + k - 16));
+			if (not_name16(a) | not_name16(b)) {
+				name_fail(e, s, what);
+				return;
+			}
+			_mm_storeu_si128((__m128i *)(void *)d, a);
+			_mm_storeu_si128((__m128i *)(void *)(d + k - 16), b);
+		} else if (k >= 8) {
+			__m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
+			__m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + k - 8));
+			if (not_name16(_mm_unpacklo_epi64(a, b))) {
+				name_fail(e, s, what);
+				return;
+			}
+			_mm_storel_epi64((__m128i *)(void *)d, a);
+			_mm_storel_epi64((__m128i *)(void *)(d + k - 8), b);
+		} else {
+			uint32_t a, b;
+			memcpy(&a, p, 4);
+			memcpy(&b, p + k - 4, 4);
+			if (not_name16(_mm_set_epi32((int)a, (int)b, (int)a, (int)b))) {
+				name_fail(e, s, what);
+				return;
+			}
+			memcpy(d, &a, 4);
+			memcpy(d + k - 4, &b, 4);
+		}
+		w->p += k;
 		return;
 	}
-	tw_put(&e->w, p, (size_t)n);
+#endif
+	if (not_name_any(p, (size_t)n)) {
+		name_fail(e, s, what);
+		return;
+	}
+	tw_put_inl(&e->w, p, (size_t)n);
 }
 
 static void quoted(enc *e, const uint8_t *p, size_t n, const char *what)
@@ -303,25 +538,44 @@ static void port_opt(enc *e, const long *port)
 	}
 }
 
+/* Decimal spelling of each octet value, digits first, padded to 4 bytes. */
+typedef struct dec_octet {
+	char d[3];
+	unsigned char n;
+} dec_octet;
+#define DEC_OCTET(c)                                                                           \
+	{ { (char)((c) >= 100 ? '0' + (c) / 100 : (c) >= 10 ? '0' + (c) / 10 : '0' + (c)),       \
+	    (char)((c) >= 100 ? '0' + (c) / 10 % 10 : (c) >= 10 ? '0' + (c) % 10 : 0),          \
+	    (char)((c) >= 100 ? '0' + (c) % 10 : 0) },                                          \
+	  (unsigned char)((c) >= 100 ? 3 : (c) >= 10 ? 2 : 1) }
+static const dec_octet dec_octets[256] = TABLE256(DEC_OCTET);
+
 static void ip4(enc *e, const IP4Address_t *a)
 {
 	if (a->address.size != 4) {
 		fail(e, MEGACO_ERR_CONSTRAINT, "IPv4 address of %d octets", a->address.size);
 		return;
 	}
-	char t[32]; /* 17 used */
-	size_t n = 0;
-	t[n++] = '[';
+	/*
+	 * Built from the octet table with 4-byte copies, straight into the
+	 * output when there is room for the scratch bytes, else in t.
+	 */
+	unsigned char t[24]; /* 17 used, 20 touched */
+	text_writer *w = &e->w;
+	int direct = tw_room(w) >= 24;
+	unsigned char *o = direct ? w->p : t;
+	size_t n = 1;
+	o[0] = '[';
 	for (int i = 0; i < 4; i++) {
-		unsigned v = a->address.buf[i];
-		if (v >= 100)
-			t[n++] = (char)('0' + v / 100);
-		if (v >= 10)
-			t[n++] = (char)('0' + v / 10 % 10);
-		t[n++] = (char)('0' + v % 10);
-		t[n++] = i < 3 ? '.' : ']';
+		const dec_octet *d = &dec_octets[a->address.buf[i]];
+		memcpy(o + n, d, 4);
+		n += d->n;
+		o[n++] = i < 3 ? '.' : ']';
 	}
-	tw_put_small(&e->w, t, n);
+	if (direct)
+		w->p += n;
+	else
+		tw_put_small(w, t, n);
 	port_opt(e, a->portNumber);
 }
 
@@ -471,28 +725,32 @@ static void tid_braces(enc *e, TerminationID_t *const *ids, int count, unsigned 
 	rb(e, l);
 }
 
+/* 1 when all 8 octets are ASCII digits: high nibble 3, and adding 6 keeps it 3. */
+static inline int digits8(const uint8_t *s)
+{
+	uint64_t x;
+	memcpy(&x, s, 8);
+	const uint64_t hi = 0xF0F0F0F0F0F0F0F0u, three = 0x3030303030303030u;
+	return (x & hi) == three && ((x + 0x0606060606060606u) & hi) == three;
+}
+
 static void time_stamp(enc *e, const TimeNotation_t *t)
 {
-	for (int i = 0; i < t->date.size; i++)
-		if (t->date.buf[i] < '0' || t->date.buf[i] > '9')
-			goto bad;
-	for (int i = 0; i < t->time.size; i++)
-		if (t->time.buf[i] < '0' || t->time.buf[i] > '9')
-			goto bad;
-	if (t->date.size != 8 || t->time.size != 8)
-		goto bad;
-	tw_put(&e->w, t->date.buf, 8);
-	ch(e, 'T');
-	tw_put(&e->w, t->time.buf, 8);
-	return;
-bad:
-	fail(e, MEGACO_ERR_CONSTRAINT, "time stamp is not yyyymmdd and hhmmssss digits");
+	if (t->date.size != 8 || t->time.size != 8 || !digits8(t->date.buf) ||
+	    !digits8(t->time.buf)) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "time stamp is not yyyymmdd and hhmmssss digits");
+		return;
+	}
+	unsigned char s[17];
+	memcpy(s, t->date.buf, 8);
+	s[8] = 'T';
+	memcpy(s + 9, t->time.buf, 8);
+	tw_put_inl(&e->w, s, 17);
 }
 
 static void error_descriptor(enc *e, const ErrorDescriptor_t *d)
 {
-	kw(e, KW_ERROR);
-	eq(e);
+	kw_eq(e, KW_ERROR);
 	num_max(e, d->errorCode, U16, "error code");
 	inline_tok(e, '{');
 	if (d->errorText)
@@ -607,8 +865,7 @@ static void sig_parameter(enc *e, const SigParameter_t *p, unsigned l)
 
 static void on_off(enc *e, int kwid, int v)
 {
-	kw(e, kwid);
-	eq(e);
+	kw_eq(e, kwid);
 	if (v)
 		TW_LIT(&e->w, "ON");
 	else
@@ -617,8 +874,7 @@ static void on_off(enc *e, int kwid, int v)
 
 static void stream_eq(enc *e, long id)
 {
-	kw(e, KW_STREAM);
-	eq(e);
+	kw_eq(e, KW_STREAM);
 	num_max(e, id, U16, "stream ID");
 }
 
@@ -649,33 +905,32 @@ static void sdp(enc *e, int kwid, const LocalRemoteDescriptor_t *d, unsigned l)
 				return;
 			}
 			/* A line that is not "x=..." has no name: the text parser keeps it whole. */
-			if (p->name.size > 0) {
+			if (p->name.size == 1 && !not_name[p->name.buf[0]]) {
+				/* The usual one-letter type ("v", "o", "m", "a", ...). */
+				unsigned char t[2] = { p->name.buf[0], '=' };
+				tw_put_small(&e->w, t, 2);
+			} else if (p->name.size > 0) {
 				name(e, &p->name, "SDP line type");
 				ch(e, '=');
 			}
 			const OCTET_STRING_t *v = p->value.list.array[0];
-			int start = 0;
-			for (int k = 0; k < v->size; k++) {
+			size_t size = v->size > 0 ? (size_t)v->size : 0, start = 0;
+			for (size_t k = sdp_next(v->buf, 0, size); k < size;
+			     k = sdp_next(v->buf, k + 1, size)) {
 				unsigned char c = v->buf[k];
-				if (!sdp_special[c])
-					continue;
 				if (c != '}') {
 					fail(e, MEGACO_ERR_CONSTRAINT, "SDP value holds octet 0x%02X", c);
 					return;
 				}
-				tw_put(&e->w, v->buf + start, (size_t)(k - start));
+				tw_put_inl(&e->w, v->buf + start, k - start);
 				ch(e, '\\');
 				start = k;
 			}
-			tw_put(&e->w, v->buf + start, (size_t)(v->size - start));
+			tw_put_inl(&e->w, v->buf + start, size - start);
 			TW_LIT(&e->w, "\r\n");
 		}
 	}
-	if (!e->compact) {
-		ch(e, '\n');
-		tw_tabs(&e->w, l);
-	}
-	ch(e, '}');
+	close_at(e, '}', l);
 }
 
 static const int stream_mode_kw[] = { KW_SENDONLY, KW_RECVONLY, KW_SENDRECV, KW_INACTIVE,
@@ -683,8 +938,7 @@ static const int stream_mode_kw[] = { KW_SENDONLY, KW_RECVONLY, KW_SENDRECV, KW_
 
 static void stream_mode(enc *e, long m)
 {
-	kw(e, KW_MODE);
-	eq(e);
+	kw_eq(e, KW_MODE);
 	if (m < 0 || m > 4) {
 		fail(e, MEGACO_ERR_CONSTRAINT, "stream mode %ld", m);
 		return;
@@ -757,8 +1011,7 @@ static void termination_state(enc *e, const TerminationStateDescriptor_t *d, uns
 	}
 	if (d->eventBufferControl) {
 		SEP(e, n, l + 1);
-		kw(e, KW_BUFFER);
-		eq(e);
+		kw_eq(e, KW_BUFFER);
 		if (*d->eventBufferControl == EventBufferControl_lockStep)
 			kw(e, KW_LOCK_STEP);
 		else
@@ -766,8 +1019,7 @@ static void termination_state(enc *e, const TerminationStateDescriptor_t *d, uns
 	}
 	if (d->serviceState) {
 		SEP(e, n, l + 1);
-		kw(e, KW_SERVICE_STATES);
-		eq(e);
+		kw_eq(e, KW_SERVICE_STATES);
 		long s = *d->serviceState;
 		if (s >= 0 && s <= 2)
 			kw(e, svc[s]);
@@ -852,8 +1104,7 @@ static void mux(enc *e, const MuxDescriptor_t *d, unsigned l)
 		fail(e, MEGACO_ERR_UNSUPPORTED, "nonStandardData has no text encoding");
 		return;
 	}
-	kw(e, KW_MUX);
-	eq(e);
+	kw_eq(e, KW_MUX);
 	if (d->muxType < 0 || d->muxType > 4) {
 		fail(e, MEGACO_ERR_CONSTRAINT, "mux type %ld", d->muxType);
 		return;
@@ -885,20 +1136,21 @@ static void digit_map_value(enc *e, const DigitMapValue_t *v, unsigned l)
 	}
 	nonempty(e, v->digitMapBody.size > 0, "digit map body");
 	/* The body goes out as the model holds it; braces would end it early. */
-	for (int i = 0; i < v->digitMapBody.size; i++) {
-		uint8_t c = v->digitMapBody.buf[i];
-		if (c == '{' || c == '}' || c == '"' || (c < 0x20 && c != '\t' && c != '\r' && c != '\n')) {
-			fail(e, MEGACO_ERR_CONSTRAINT, "digit map body has octet 0x%02X", c);
-			return;
-		}
+	const uint8_t *b = v->digitMapBody.buf;
+	size_t size = v->digitMapBody.size > 0 ? (size_t)v->digitMapBody.size : 0;
+	if (dm_bad_any(b, size)) {
+		size_t i = 0;
+		while (!dm_bad[b[i]])
+			i++;
+		fail(e, MEGACO_ERR_CONSTRAINT, "digit map body has octet 0x%02X", b[i]);
+		return;
 	}
-	tw_put(&e->w, v->digitMapBody.buf, (size_t)v->digitMapBody.size);
+	tw_put(&e->w, b, size);
 }
 
 static void event_dm(enc *e, const EventDM_t *d, unsigned l)
 {
-	kw(e, KW_DIGIT_MAP);
-	eq(e);
+	kw_eq(e, KW_DIGIT_MAP);
 	if (d->present == EventDM_PR_digitMapName) {
 		name(e, &d->choice.digitMapName, "digit map name");
 	} else {
@@ -1116,8 +1368,7 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 	}
 	if (s->sigType) {
 		SEP(e, n, l + 1);
-		kw(e, KW_SIGNAL_TYPE);
-		eq(e);
+		kw_eq(e, KW_SIGNAL_TYPE);
 		if (*s->sigType < 0 || *s->sigType > 2)
 			fail(e, MEGACO_ERR_CONSTRAINT, "signal type %ld", *s->sigType);
 		else
@@ -1125,14 +1376,12 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 	}
 	if (s->duration) {
 		SEP(e, n, l + 1);
-		kw(e, KW_DURATION);
-		eq(e);
+		kw_eq(e, KW_DURATION);
 		num_max(e, *s->duration, U16, "signal duration");
 	}
 	if (nc) {
 		SEP(e, n, l + 1);
-		kw(e, KW_NOTIFY_COMPLETION);
-		eq(e);
+		kw_eq(e, KW_NOTIFY_COMPLETION);
 		lb(e, l + 1);
 		for (int i = 0, m = 0; i < 5; i++) {
 			if (!bit(s->notifyCompletion, i))
@@ -1152,8 +1401,7 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 	}
 	if (s->direction && need(e, 3, "signal direction")) {
 		SEP(e, n, l + 1);
-		kw(e, KW_DIRECTION);
-		eq(e);
+		kw_eq(e, KW_DIRECTION);
 		long d = *s->direction;
 		if (d == SignalDirection_internal)
 			kw(e, KW_INTERNAL);
@@ -1166,14 +1414,12 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 	}
 	if (s->requestID && need(e, 3, "signal request ID")) {
 		SEP(e, n, l + 1);
-		kw(e, KW_REQUEST_ID);
-		eq(e);
+		kw_eq(e, KW_REQUEST_ID);
 		request_id(e, *s->requestID);
 	}
 	if (s->intersigDelay && need(e, 3, "Intersignal delay")) {
 		SEP(e, n, l + 1);
-		kw(e, KW_INTSIG_DELAY);
-		eq(e);
+		kw_eq(e, KW_INTSIG_DELAY);
 		num_max(e, *s->intersigDelay, U16, "intersignal delay");
 	}
 	rb(e, l);
@@ -1192,8 +1438,7 @@ static void signals(enc *e, const SignalsDescriptor_t *d, unsigned l)
 			signal(e, &r->choice.signal, l + 1);
 		} else if (r->present == SignalRequest_PR_seqSigList) {
 			const SeqSigList_t *q = &r->choice.seqSigList;
-			kw(e, KW_SIGNAL_LIST);
-			eq(e);
+			kw_eq(e, KW_SIGNAL_LIST);
 			num_max(e, q->id, U16, "signal list ID");
 			lb(e, l + 1);
 			nonempty(e, q->signalList.list.count, "SignalList");
@@ -1211,8 +1456,7 @@ static void signals(enc *e, const SignalsDescriptor_t *d, unsigned l)
 
 static void observed_events(enc *e, const ObservedEventsDescriptor_t *d, unsigned l)
 {
-	kw(e, KW_OBSERVED_EVENTS);
-	eq(e);
+	kw_eq(e, KW_OBSERVED_EVENTS);
 	request_id(e, d->requestId);
 	nonempty(e, d->observedEventLst.list.count, "ObservedEvents descriptor");
 	lb(e, l);
@@ -1344,11 +1588,7 @@ static void ind_aud_sdp(enc *e, int kwid, const IndAudLocalRemoteDescriptor_t *d
 		}
 		TW_LIT(&e->w, "\r\n");
 	}
-	if (!e->compact) {
-		ch(e, '\n');
-		tw_tabs(&e->w, l);
-	}
-	ch(e, '}');
+	close_at(e, '}', l);
 }
 
 static void ind_aud_statistics(enc *e, const IndAudStatisticsDescriptor_t *d, unsigned l)
@@ -1415,8 +1655,7 @@ static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescri
 	if (d->serviceStateSel && need(e, 3, "audit selection by service state")) {
 		long s = *d->serviceStateSel;
 		SEP(e, n, l + 1);
-		kw(e, KW_SERVICE_STATES);
-		eq(e);
+		kw_eq(e, KW_SERVICE_STATES);
 		if (s >= 0 && s <= 2)
 			kw(e, svc[s]);
 		else
@@ -1439,8 +1678,7 @@ static void ind_aud_signal(enc *e, const IndAudSignal_t *s, unsigned l)
 	}
 	if (s->signalRequestID && need(e, 3, "signal request ID")) {
 		SEP(e, n, l + 1);
-		kw(e, KW_REQUEST_ID);
-		eq(e);
+		kw_eq(e, KW_REQUEST_ID);
 		request_id(e, *s->signalRequestID);
 	}
 	rb(e, l);
@@ -1518,8 +1756,7 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 		if (d->present == IndAudSignalsDescriptor_PR_signal) {
 			ind_aud_signal(e, &d->choice.signal, l + 1);
 		} else if (d->present == IndAudSignalsDescriptor_PR_seqSigList) {
-			kw(e, KW_SIGNAL_LIST);
-			eq(e);
+			kw_eq(e, KW_SIGNAL_LIST);
 			num_max(e, d->choice.seqSigList.id, U16, "signal list ID");
 			if (d->choice.seqSigList.signalList) {
 				lb(e, l + 1);
@@ -1603,8 +1840,7 @@ static void audit_descriptor(enc *e, const AuditDescriptor_t *d, unsigned l)
 
 static void service_change_address(enc *e, const ServiceChangeAddress_t *a)
 {
-	kw(e, KW_SERVICE_CHANGE_ADDRESS);
-	eq(e);
+	kw_eq(e, KW_SERVICE_CHANGE_ADDRESS);
 	switch (a->present) {
 	case ServiceChangeAddress_PR_portNumber:
 		num_max(e, a->choice.portNumber, U16, "port number");
@@ -1620,22 +1856,19 @@ static void service_change_address(enc *e, const ServiceChangeAddress_t *a)
 
 static void version_item(enc *e, long v)
 {
-	kw(e, KW_VERSION);
-	eq(e);
+	kw_eq(e, KW_VERSION);
 	num_max(e, v, 99, "version");
 }
 
 static void profile(enc *e, const ServiceChangeProfile_t *p)
 {
-	kw(e, KW_PROFILE);
-	eq(e);
+	kw_eq(e, KW_PROFILE);
 	name(e, &p->profileName, "profile");
 }
 
 static void mgc_id(enc *e, const MId_t *m)
 {
-	kw(e, KW_MGC_ID);
-	eq(e);
+	kw_eq(e, KW_MGC_ID);
 	mid(e, m);
 }
 
@@ -1651,8 +1884,7 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 	lb(e, l);
 	int n = 0;
 	SEP(e, n, l + 1);
-	kw(e, KW_METHOD);
-	eq(e);
+	kw_eq(e, KW_METHOD);
 	if (p->serviceChangeMethod < 0 || p->serviceChangeMethod > 5)
 		fail(e, MEGACO_ERR_CONSTRAINT, "service change method %ld", p->serviceChangeMethod);
 	else
@@ -1678,14 +1910,12 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 		/* The ABNF wants the reason quoted, always. */
 		const OCTET_STRING_t *r = p->serviceChangeReason.list.array[0];
 		SEP(e, n, l + 1);
-		kw(e, KW_REASON);
-		eq(e);
+		kw_eq(e, KW_REASON);
 		quoted(e, r->buf, r->size > 0 ? (size_t)r->size : 0, "service change reason");
 	}
 	if (p->serviceChangeDelay) {
 		SEP(e, n, l + 1);
-		kw(e, KW_DELAY);
-		eq(e);
+		kw_eq(e, KW_DELAY);
 		num_max(e, (long long)*p->serviceChangeDelay, U32, "service change delay");
 	}
 	if (p->serviceChangeMgcId) {
@@ -1841,10 +2071,9 @@ static void command(enc *e, const Command_t *c, unsigned l)
 		const AmmRequest_t *r = c->present == Command_PR_addReq    ? &c->choice.addReq
 		                        : c->present == Command_PR_moveReq ? &c->choice.moveReq
 		                                                           : &c->choice.modReq;
-		kw(e, c->present == Command_PR_addReq    ? KW_ADD
+		kw_eq(e, c->present == Command_PR_addReq    ? KW_ADD
 		      : c->present == Command_PR_moveReq ? KW_MOVE
 		                                         : KW_MODIFY);
-		eq(e);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		if (r->descriptors.list.count) {
 			lb(e, l);
@@ -1858,8 +2087,7 @@ static void command(enc *e, const Command_t *c, unsigned l)
 	}
 	case Command_PR_subtractReq: {
 		const SubtractRequest_t *r = &c->choice.subtractReq;
-		kw(e, KW_SUBTRACT);
-		eq(e);
+		kw_eq(e, KW_SUBTRACT);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		if (r->auditDescriptor) {
 			lb(e, l);
@@ -1873,8 +2101,7 @@ static void command(enc *e, const Command_t *c, unsigned l)
 		const AuditRequest_t *r = c->present == Command_PR_auditCapRequest
 		                                  ? &c->choice.auditCapRequest
 		                                  : &c->choice.auditValueRequest;
-		kw(e, c->present == Command_PR_auditCapRequest ? KW_AUDIT_CAP : KW_AUDIT_VALUE);
-		eq(e);
+		kw_eq(e, c->present == Command_PR_auditCapRequest ? KW_AUDIT_CAP : KW_AUDIT_VALUE);
 		if (r->terminationIDList && need(e, 3, "audit of a termination ID list")) {
 			tid_list(e, r->terminationIDList->list.array, r->terminationIDList->list.count, l);
 		} else {
@@ -1888,8 +2115,7 @@ static void command(enc *e, const Command_t *c, unsigned l)
 	}
 	case Command_PR_notifyReq: {
 		const NotifyRequest_t *r = &c->choice.notifyReq;
-		kw(e, KW_NOTIFY);
-		eq(e);
+		kw_eq(e, KW_NOTIFY);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		lb(e, l);
 		observed_events(e, &r->observedEventsDescriptor, l + 1);
@@ -1902,8 +2128,7 @@ static void command(enc *e, const Command_t *c, unsigned l)
 	}
 	case Command_PR_serviceChangeReq: {
 		const ServiceChangeRequest_t *r = &c->choice.serviceChangeReq;
-		kw(e, KW_SERVICE_CHANGE);
-		eq(e);
+		kw_eq(e, KW_SERVICE_CHANGE);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		lb(e, l);
 		service_change_parm(e, &r->serviceChangeParms, l + 1);
@@ -1916,8 +2141,7 @@ static void command(enc *e, const Command_t *c, unsigned l)
 
 static void audit_reply(enc *e, int kwid, const AuditReply_t *r, unsigned l)
 {
-	kw(e, kwid);
-	eq(e);
+	kw_eq(e, kwid);
 	switch (r->present) {
 	case AuditReply_PR_contextAuditResult:
 		kw(e, KW_CTX);
@@ -1959,8 +2183,7 @@ static void command_reply(enc *e, const CommandReply_t *c, unsigned l)
 		                       : c->present == CommandReply_PR_moveReply ? &c->choice.moveReply
 		                       : c->present == CommandReply_PR_modReply  ? &c->choice.modReply
 		                                                                 : &c->choice.subtractReply;
-		kw(e, kws[c->present - CommandReply_PR_addReply]);
-		eq(e);
+		kw_eq(e, kws[c->present - CommandReply_PR_addReply]);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		termination_audit(e, r->terminationAudit, l);
 		break;
@@ -1973,8 +2196,7 @@ static void command_reply(enc *e, const CommandReply_t *c, unsigned l)
 		break;
 	case CommandReply_PR_notifyReply: {
 		const NotifyReply_t *r = &c->choice.notifyReply;
-		kw(e, KW_NOTIFY);
-		eq(e);
+		kw_eq(e, KW_NOTIFY);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		if (r->errorDescriptor) {
 			lb(e, l);
@@ -1985,8 +2207,7 @@ static void command_reply(enc *e, const CommandReply_t *c, unsigned l)
 	}
 	case CommandReply_PR_serviceChangeReply: {
 		const ServiceChangeReply_t *r = &c->choice.serviceChangeReply;
-		kw(e, KW_SERVICE_CHANGE);
-		eq(e);
+		kw_eq(e, KW_SERVICE_CHANGE);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		service_change_result(e, &r->serviceChangeResult, l);
 		break;
@@ -2036,8 +2257,7 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 {
 	if (c->priority) {
 		SEP(e, *n, l);
-		kw(e, KW_PRIORITY);
-		eq(e);
+		kw_eq(e, KW_PRIORITY);
 		num_max(e, *c->priority, 15, "priority");
 	}
 	if (c->emergency) {
@@ -2079,8 +2299,7 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 		SEP(e, *n, l);
 		kw(e, KW_CONTEXT_ATTR);
 		lb(e, l);
-		kw(e, KW_CONTEXT_LIST);
-		eq(e);
+		kw_eq(e, KW_CONTEXT_LIST);
 		lb(e, l + 1);
 		for (int i = 0, m = 0; i < c->contextList->list.count; i++) {
 			SEP(e, m, l + 2);
@@ -2114,14 +2333,12 @@ static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, un
 			ind_aud_property(e, a->contextPropAud->list.array[i], &m, l + 1);
 	if (a->selectpriority) {
 		SEP(e, m, l + 1);
-		kw(e, KW_PRIORITY);
-		eq(e);
+		kw_eq(e, KW_PRIORITY);
 		num_max(e, *a->selectpriority, 15, "priority");
 	}
 	if (a->selectemergency) {
 		SEP(e, m, l + 1);
-		kw(e, KW_EMERGENCY_VALUE);
-		eq(e);
+		kw_eq(e, KW_EMERGENCY_VALUE);
 		kw(e, *a->selectemergency ? KW_EMERGENCY : KW_EMERGENCY_OFF);
 	}
 	if (a->selectiepscallind) {
@@ -2139,8 +2356,7 @@ static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, un
 
 static void action_request(enc *e, const ActionRequest_t *a, unsigned l)
 {
-	kw(e, KW_CTX);
-	eq(e);
+	kw_eq(e, KW_CTX);
 	context_id(e, a->contextId);
 	lb(e, l);
 	int n = 0;
@@ -2163,8 +2379,7 @@ static void action_request(enc *e, const ActionRequest_t *a, unsigned l)
 
 static void action_reply(enc *e, const ActionReply_t *a, unsigned l)
 {
-	kw(e, KW_CTX);
-	eq(e);
+	kw_eq(e, KW_CTX);
 	context_id(e, a->contextId);
 	int n = 0;
 	/* A reply to a context with nothing to say is the bare "Context = id". */
@@ -2215,8 +2430,7 @@ static void transaction(enc *e, const Transaction_t *t)
 	switch (t->present) {
 	case Transaction_PR_transactionRequest: {
 		const TransactionRequest_t *r = &t->choice.transactionRequest;
-		kw(e, KW_TRANS);
-		eq(e);
+		kw_eq(e, KW_TRANS);
 		num_max(e, (long long)r->transactionId, U32, "transaction ID");
 		if (!r->actions.list.count) {
 			fail(e, MEGACO_ERR_CONSTRAINT, "transaction request without actions");
@@ -2231,8 +2445,7 @@ static void transaction(enc *e, const Transaction_t *t)
 		break;
 	}
 	case Transaction_PR_transactionPending:
-		kw(e, KW_PENDING);
-		eq(e);
+		kw_eq(e, KW_PENDING);
 		num_max(e, (long long)t->choice.transactionPending.transactionId, U32,
 		        "transaction ID");
 		lb(e, 0);
@@ -2240,8 +2453,7 @@ static void transaction(enc *e, const Transaction_t *t)
 		break;
 	case Transaction_PR_transactionReply: {
 		const TransactionReply_t *r = &t->choice.transactionReply;
-		kw(e, KW_REPLY);
-		eq(e);
+		kw_eq(e, KW_REPLY);
 		num_max(e, (long long)r->transactionId, U32, "transaction ID");
 		segment_suffix(e, r->segmentNumber, r->segmentationComplete);
 		lb(e, 0);
@@ -2283,8 +2495,7 @@ static void transaction(enc *e, const Transaction_t *t)
 		const SegmentReply_t *r = &t->choice.segmentReply;
 		if (!need(e, 3, "Segment reply"))
 			return;
-		kw(e, KW_MESSAGE_SEGMENT);
-		eq(e);
+		kw_eq(e, KW_MESSAGE_SEGMENT);
 		num_max(e, (long long)r->transactionId, U32, "transaction ID");
 		segment_suffix(e, &r->segmentNumber, r->segmentationComplete);
 		break;
@@ -2308,8 +2519,7 @@ static void message(enc *e, const MegacoMessage_t *m)
 {
 	const AuthenticationHeader_t *a = m->authHeader;
 	if (a) {
-		kw(e, KW_AUTH);
-		eq(e);
+		kw_eq(e, KW_AUTH);
 		hex_field(e, &a->secParmIndex, 4, 4, "security parameter index");
 		ch(e, ':');
 		hex_field(e, &a->seqNum, 4, 4, "sequence number");
@@ -2358,19 +2568,22 @@ int text_encode_message(const megaco_message *msg, int compact, unsigned char *b
 	int rc = check_version(m->mess.version, 0, err);
 	if (rc != MEGACO_OK)
 		return rc;
+	unsigned char none[1]; /* a valid address for a NULL, zero-capacity buffer */
 	enc e = {
-		.w = { buf, cap, 0 },
 		.kw = compact ? kw_short : kw_long,
+		.kweq = compact ? kw_short_eq : kw_long_eq,
 		.compact = compact,
 		.version = m->mess.version,
 		.err = err,
 	};
+	tw_init(&e.w, buf ? buf : none, buf ? cap : 0);
 	message(&e, m);
 	if (e.rc)
 		return e.rc;
-	*out_len = e.w.len;
-	if (e.w.len > cap)
+	size_t len = tw_len(&e.w);
+	*out_len = len;
+	if (len > cap)
 		return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, cap,
-		                 "output needs %zu bytes, the buffer has %zu", e.w.len, cap);
+		                 "output needs %zu bytes, the buffer has %zu", len, cap);
 	return MEGACO_OK;
 }

@@ -1297,6 +1297,196 @@ static void test_buffer_sizes(void **state)
 	M = NULL;
 }
 
+/* ----------------------------------------------- octet checks of every length */
+
+/*
+ * The encoder checks names, SDP values and digit map bodies many octets at a
+ * time (overlapping loads for the tail): a bad octet must be found at every
+ * position of every length, and a good value written whole. The sets here are
+ * spelled independently of the encoder's tables.
+ */
+static int ref_name_octet(unsigned c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       c >= 0x80 || (c && strchr("+-&!_/'?@^`~*$\\()%|.", (int)c));
+}
+static int ref_dm_octet(unsigned c)
+{
+	return c != '{' && c != '}' && c != '"' && (c >= 0x20 || c == '\t' || c == '\r' || c == '\n');
+}
+
+/* Encodes M both ways; returns the first rc, the outputs (NUL-terminated) in out[]. */
+static int encode_both(char out[2][2048])
+{
+	int rc0 = MEGACO_OK;
+	for (int compact = 0; compact < 2; compact++) {
+		size_t len = 0;
+		int rc = megaco_encode(M, compact ? MEGACO_ENC_COMPACT : MEGACO_ENC_PRETTY, NULL,
+		                       out[compact], 2047, &len, NULL);
+		out[compact][rc == MEGACO_OK ? len : 0] = 0;
+		if (compact && rc != rc0)
+			fail_msg("pretty and compact disagree: %d, %d", rc0, rc);
+		rc0 = rc;
+	}
+	return rc0;
+}
+
+static void test_octets_every_length(void **state)
+{
+	(void)state;
+	static const unsigned char good[] = "abcXYZ019/.-_+*$'()!%&?@^`~|\\\x80\xff";
+	char out[2][2048];
+	unsigned char v[48];
+	for (size_t n = 1; n <= 40; n++) {
+		for (size_t i = 0; i < n; i++)
+			v[i] = good[(i * 7 + n) % (sizeof good - 1)];
+		for (unsigned c = 0; c < 256; c++) {
+			size_t k = (c * 13 + n) % n; /* where the octet goes */
+			unsigned char w[48];
+			memcpy(w, v, n);
+			w[k] = (unsigned char)c;
+
+			/* A termination ID. */
+			MegacoMessage_t *m = msg(1);
+			AmmRequest_t *r = amm(request(m, 1, 1), Command_PR_addReq, "t");
+			osn(&r->terminationID.list.array[0]->id, w, n);
+			int rc = encode_both(out);
+			assert_int_equal(rc, ref_name_octet(c) ? MEGACO_OK : MEGACO_ERR_UNKNOWN_NAME);
+			if (rc == MEGACO_OK) {
+				char want[64] = "Add = ";
+				memcpy(want + 6, w, n);
+				want[6 + n] = '\n';
+				want[7 + n] = 0;
+				assert_non_null(strstr(out[0], want));
+			}
+			megaco_message_free(M);
+
+			/* A digit map body. */
+			m = msg(1);
+			r = amm(request(m, 1, 1), Command_PR_addReq, "t");
+			DigitMapDescriptor_t *dm =
+				&desc(r, AmmDescriptor_PR_digitMapDescriptor)->choice.digitMapDescriptor;
+			dm->digitMapValue = NEW(DigitMapValue_t);
+			osn(&dm->digitMapValue->digitMapBody, w, n);
+			rc = encode_both(out);
+			assert_int_equal(rc, ref_dm_octet(c) ? MEGACO_OK : MEGACO_ERR_CONSTRAINT);
+			if (rc == MEGACO_OK) {
+				char want[64] = "DM={";
+				memcpy(want + 4, w, n);
+				want[4 + n] = '}';
+				want[5 + n] = 0;
+				assert_non_null(strstr(out[1], want));
+			}
+			megaco_message_free(M);
+
+			/* An SDP value with the octet, and a '}' further on. */
+			m = msg(1);
+			r = amm(request(m, 1, 1), Command_PR_addReq, "t");
+			MediaDescriptor_t *md =
+				&desc(r, AmmDescriptor_PR_mediaDescriptor)->choice.mediaDescriptor;
+			md->streams = NEW(struct MediaDescriptor__streams);
+			md->streams->present = MediaDescriptor__streams_PR_oneStream;
+			LocalRemoteDescriptor_t *l = NEW(LocalRemoteDescriptor_t);
+			md->streams->choice.oneStream.localDescriptor = l;
+			PropertyGroup_t *g = NEW(PropertyGroup_t);
+			PropertyParm_t *p = P("a", "x");
+			size_t k2 = (k + n / 2) % n;
+			if (k2 != k)
+				w[k2] = '}';
+			osn(p->value.list.array[0], w, n);
+			app(&g->list, p);
+			app(&l->propGrps.list, g);
+			rc = encode_both(out);
+			int bad = c == 0 || c == '\r' || c == '\n';
+			assert_int_equal(rc, bad ? MEGACO_ERR_CONSTRAINT : MEGACO_OK);
+			if (rc == MEGACO_OK) {
+				char want[128] = "a=";
+				size_t o = 2;
+				for (size_t i = 0; i < n; i++) {
+					if (w[i] == '}')
+						want[o++] = '\\';
+					want[o++] = (char)w[i];
+				}
+				memcpy(want + o, "\r\n", 3);
+				assert_non_null(strstr(out[0], want));
+				assert_non_null(strstr(out[1], want));
+			}
+			megaco_message_free(M);
+		}
+	}
+	M = NULL;
+}
+
+/*
+ * Embedded events nested deep enough that pretty indentation passes the
+ * encoder's 31-tab fast path; and for every too-small buffer, the exact size
+ * and the buffer holding the output's first cap bytes and nothing past cap.
+ */
+static void test_deep_indentation(void **state)
+{
+	(void)state;
+	MegacoMessage_t *m = msg(3);
+	AmmRequest_t *r = amm(request(m, 1, 1), Command_PR_addReq, "t/1");
+	EventsDescriptor_t *ev = &desc(r, AmmDescriptor_PR_eventsDescriptor)->choice.eventsDescriptor;
+	ev->requestID = UL(1);
+	RequestedEvent_t *top = event(ev, "e/1");
+	top->eventAction = NEW(RequestedActions_t);
+	NotifyBehaviour_t **nb = &top->eventAction->notifyBehaviour;
+	for (int depth = 0; depth < 14; depth++) {
+		*nb = NEW(NotifyBehaviour_t);
+		(*nb)->present = NotifyBehaviour_PR_notifyRegulated;
+		RegulatedEmbeddedDescriptor_t *reg = NEW(RegulatedEmbeddedDescriptor_t);
+		(*nb)->choice.notifyRegulated = reg;
+		reg->secondEvent = NEW(SecondEventsDescriptor_t);
+		reg->secondEvent->requestID = UL(2 + depth);
+		SecondRequestedEvent_t *se = NEW(SecondRequestedEvent_t);
+		os(&se->pkgdName, "e/2");
+		app(&reg->secondEvent->eventList.list, se);
+		se->eventAction = NEW(SecondRequestedActions_t);
+		nb = &se->eventAction->notifyBehaviour;
+	}
+	*nb = NEW(NotifyBehaviour_t);
+	(*nb)->present = NotifyBehaviour_PR_neverNotify;
+
+	for (int compact = 0; compact < 2; compact++) {
+		megaco_encoding enc = compact ? MEGACO_ENC_COMPACT : MEGACO_ENC_PRETTY;
+		static unsigned char full[16384], again[16384], buf[16385];
+		size_t len = 0, len2 = 0;
+		assert_int_equal(megaco_encode(M, enc, NULL, full, sizeof full, &len, NULL), MEGACO_OK);
+		if (!compact) {
+			size_t run = 0, longest = 0;
+			for (size_t i = 0; i < len; i++) {
+				run = full[i] == '\t' ? run + 1 : 0;
+				longest = run > longest ? run : longest;
+			}
+			assert_true(longest >= 40);
+		}
+		megaco_message *back = NULL;
+		megaco_error err;
+		int rc = megaco_decode(enc, full, len, NULL, &back, &err);
+		if (rc != MEGACO_OK)
+			fail_msg("deep %s does not decode: %s (%u:%u)", megaco_encoding_name(enc),
+			         err.message, err.line, err.column);
+		assert_int_equal(megaco_encode(back, enc, NULL, again, sizeof again, &len2, NULL),
+		                 MEGACO_OK);
+		assert_int_equal(len2, len);
+		assert_memory_equal(again, full, len);
+		megaco_message_free(back);
+
+		for (size_t cap = 0; cap < len; cap++) {
+			memset(buf, 0xA5, sizeof buf);
+			size_t need = 0;
+			assert_int_equal(megaco_encode(M, enc, NULL, cap ? buf : NULL, cap, &need, NULL),
+			                 MEGACO_ERR_BUFFER_TOO_SMALL);
+			assert_int_equal(need, len);
+			assert_memory_equal(buf, full, cap);
+			assert_int_equal(buf[cap], 0xA5);
+		}
+	}
+	megaco_message_free(M);
+	M = NULL;
+}
+
 int main(int argc, char **argv)
 {
 	C = corpus_load(corpus_dir_from_args(argc, argv));
@@ -1306,6 +1496,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_corpus_from_text),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_buffer_sizes),
+		cmocka_unit_test(test_octets_every_length),
+		cmocka_unit_test(test_deep_indentation),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(C);

@@ -57,7 +57,9 @@ MEGACO_API int megaco_decode(megaco_encoding enc, const void *buf, size_t len,
 /**
  * Encodes msg into the caller's buffer. *out_len receives the encoded size,
  * or, with MEGACO_ERR_BUFFER_TOO_SMALL, the size needed when it is known
- * (0 otherwise). Output is not NUL-terminated.
+ * (0 otherwise). Output is not NUL-terminated. The encoders use all of
+ * buf[0..cap) as scratch space: after the call, bytes past the encoded
+ * output (past cap: never touched) hold unspecified values.
  * Returns MEGACO_OK or INVALID_ARGUMENT, NOMEM, UNSUPPORTED, CONSTRAINT,
  * VERSION, VERSION_MISMATCH, UNKNOWN_NAME, BUFFER_TOO_SMALL.
  */
