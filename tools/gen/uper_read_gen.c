@@ -20,6 +20,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "gen_lit.h"
+
 /* The writer is not linked in: building the graph only stores its entry points. */
 uper_enc_f *uper_encoder_for(enum uper_kind kind)
 {
@@ -32,18 +34,6 @@ static unsigned char generated[MAX_NODES];
 
 static int index_of(const uper_node *n) { return (int)(n - nodes); }
 
-/* A long as a C constant expression (LONG_MIN has no literal). */
-static const char *lit(long v)
-{
-	static char buf[4][32];
-	static int k;
-	char *b = buf[k++ & 3];
-	if (v == LONG_MIN)
-		snprintf(b, sizeof buf[0], "(-%ldL - 1)", LONG_MAX);
-	else
-		snprintf(b, sizeof buf[0], "%ldL", v);
-	return b;
-}
 
 /* The table walk's function for node i (a node without a generated one). */
 static const char *table_decoder(int i)

@@ -20,6 +20,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "gen_lit.h"
+
 static FILE *out;
 
 static int index_of(const wnode *n) { return (int)(n - wnodes); }
@@ -57,18 +59,6 @@ static const char *routine(wenc_f *f)
 	abort();
 }
 
-/* A long as a C constant expression (LONG_MIN has no literal). */
-static const char *lit(long v)
-{
-	static char buf[4][32];
-	static int k;
-	char *b = buf[k++ & 3];
-	if (v == LONG_MIN)
-		snprintf(b, sizeof buf[0], "(-%ldL - 1)", LONG_MAX);
-	else
-		snprintf(b, sizeof buf[0], "%ldL", v);
-	return b;
-}
 
 /*
  * The value of member f (C expression fexpr names it at run time) at p,
