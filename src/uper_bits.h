@@ -157,7 +157,21 @@ struct uper_out {
 };
 
 void uout_spill(uper_out *o, uint32_t word);
-void uout_flush32(uper_out *o);
+void uout_flush32(uper_out *o); /* uout_store32, out of line */
+
+/* The oldest 32 of the 32..63 pending bits to the buffer. */
+static inline void uout_store32(uper_out *o)
+{
+	o->nacc -= 32;
+	uint32_t word = (uint32_t)(o->acc >> o->nacc);
+	if (o->len + 4 <= o->cap) {
+		word = __builtin_bswap32(word);
+		memcpy(o->buf + o->len, &word, 4);
+		o->len += 4;
+	} else {
+		uout_spill(o, word);
+	}
+}
 
 /* asn1c per_put_few_bits: n <= 32, the low n bits of v. */
 static inline void uout_put(uper_out *o, uint32_t v, unsigned n)
@@ -168,17 +182,8 @@ static inline void uout_put(uper_out *o, uint32_t v, unsigned n)
 		v &= ((uint32_t)1 << n) - 1;
 	o->acc = (o->acc << n) | v;
 	o->nacc += n;
-	if (o->nacc >= 32) {
-		o->nacc -= 32;
-		uint32_t word = (uint32_t)(o->acc >> o->nacc);
-		if (o->len + 4 <= o->cap) {
-			word = __builtin_bswap32(word);
-			memcpy(o->buf + o->len, &word, 4);
-			o->len += 4;
-		} else {
-			uout_spill(o, word);
-		}
-	}
+	if (o->nacc >= 32)
+		uout_store32(o);
 }
 
 /* uout_put for a v known to fit in n bits (n <= 32): no masking, and the

@@ -50,19 +50,7 @@ void uout_spill(uper_out *o, uint32_t word)
 			o->buf[o->len] = (uint8_t)(word >> (8 * i));
 }
 
-/* The oldest 32 of the 32..63 pending bits to the buffer. */
-void uout_flush32(uper_out *o)
-{
-	o->nacc -= 32;
-	uint32_t word = (uint32_t)(o->acc >> o->nacc);
-	if (o->len + 4 <= o->cap) {
-		word = __builtin_bswap32(word);
-		memcpy(o->buf + o->len, &word, 4);
-		o->len += 4;
-	} else {
-		uout_spill(o, word);
-	}
-}
+void uout_flush32(uper_out *o) { uout_store32(o); }
 
 /* Pads the last partial byte with zeros; returns the byte count. */
 static size_t uout_finish(uper_out *o)
@@ -364,6 +352,26 @@ static int put_open_type(const wfield *f, const void *sptr, uper_out *o)
 	return rc;
 }
 
+/* The extension additions of a SEQUENCE after its root, n_ext > 0. */
+static __attribute__((noinline)) int seq_additions(const wnode *n, const void *st, uper_out *o,
+                                                   int n_ext)
+{
+	const wfield *f, *end = n->ext + n->next;
+	/* asn1c uper_put_nslength */
+	if (n_ext <= 64)
+		uout_put_fit(o, (uint32_t)n_ext - 1, 7);
+	else if (put_length(o, (size_t)n_ext) != (size_t)n_ext)
+		return -1;
+	for (f = n->ext; f < end; f++)
+		uout_put_fit(o, field_ptr(f, st) != NULL, 1);
+	for (f = n->ext; f < end; f++) {
+		const void *p = field_ptr(f, st);
+		if (p && put_open_type(f, p, o))
+			return -1;
+	}
+	return 0;
+}
+
 static int enc_sequence(const wnode *n, const void *st, uper_out *o)
 {
 	const wfield *f, *end;
@@ -398,41 +406,7 @@ static int enc_sequence(const wnode *n, const void *st, uper_out *o)
 			return -1;
 	}
 	/* asn_check_constraints() also looks at the additions when they are all absent. */
-	if (!n_ext)
-		return 0;
-	/* asn1c uper_put_nslength */
-	if (n_ext <= 64)
-		uout_put_fit(o, (uint32_t)n_ext - 1, 7);
-	else if (put_length(o, (size_t)n_ext) != (size_t)n_ext)
-		return -1;
-	for (f = n->ext, end = f + n->next; f < end; f++)
-		uout_put_fit(o, field_ptr(f, st) != NULL, 1);
-	for (f = n->ext; f < end; f++) {
-		const void *p = field_ptr(f, st);
-		if (p && put_open_type(f, p, o))
-			return -1;
-	}
-	return 0;
-}
-
-/* The extension additions of a SEQUENCE after its root, n_ext > 0. */
-static __attribute__((noinline)) int seq_additions(const wnode *n, const void *st, uper_out *o,
-                                                   int n_ext)
-{
-	const wfield *f, *end = n->ext + n->next;
-	/* asn1c uper_put_nslength */
-	if (n_ext <= 64)
-		uout_put_fit(o, (uint32_t)n_ext - 1, 7);
-	else if (put_length(o, (size_t)n_ext) != (size_t)n_ext)
-		return -1;
-	for (f = n->ext; f < end; f++)
-		uout_put_fit(o, field_ptr(f, st) != NULL, 1);
-	for (f = n->ext; f < end; f++) {
-		const void *p = field_ptr(f, st);
-		if (p && put_open_type(f, p, o))
-			return -1;
-	}
-	return 0;
+	return n_ext ? seq_additions(n, st, o, n_ext) : 0;
 }
 
 /* enc_seq_plain's shape with extension additions (pointers, as the node
