@@ -14,6 +14,7 @@
  * inline, so a generated decoder passing constants gets a folded copy.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "arena.h"
 #include "uper_read_bits.h"
@@ -53,6 +54,9 @@ static int nnodes;
 static uper_field fields[MAX_FIELDS];
 static int nfields_used;
 static const uper_node *module_root;
+/* module_root once prepare() has finished (release): lets uper_root() skip
+ * pthread_once() on every message. Written once, then read-only. */
+static _Atomic(const uper_node *) root_ready;
 static pthread_once_t root_once = PTHREAD_ONCE_INIT;
 
 typedef struct uper_reader reader;
@@ -587,6 +591,23 @@ static inline int dec_choice_body(reader *r, const uper_node *n, void **sptr, up
 }
 
 /*
+ * A SEQUENCE OF's first array, of n pointers, carved like the nodes instead
+ * of a call to arena_alloc(): cheaper, and most lists get one. It carries
+ * the size header arena.h puts before every allocation, so arena_realloc()
+ * (list_grow(), or asn_set_add() on the model later) copies it correctly
+ * when it grows.
+ */
+static inline void **carve_array(reader *r, size_t n)
+{
+	size_t bytes = n * sizeof(void *);
+	char *p = alloc_zero(r, ARENA_HDR + bytes);
+	if (!p)
+		return NULL;
+	memcpy(p, &bytes, sizeof bytes);
+	return (void **)(void *)(p + ARENA_HDR);
+}
+
+/*
  * Room for more elements, remaining still to come in this run: asn_set_add's
  * sizes (4, 8, 16...), so the list is as asn1c leaves it; short lists get
  * their final size at once.
@@ -641,9 +662,9 @@ static ALWAYS_INLINE int list_c(reader *r, void **sptr, uper_in *in, uper_dec_f 
 			if (rc != UPER_OK)
 				return rc;
 			if (list->count == list->size) {
-				/* Most lists are short: their first array, of 4, inlines arena_alloc(). */
+				/* Most lists are short: their first array, of 4, is carved. */
 				if (!list->size && !list->array && nelems - i <= 4) {
-					if (!(list->array = arena_alloc(r->arena, 4 * sizeof(void *))))
+					if (!(list->array = carve_array(r, 4)))
 						return UPER_FAIL;
 					list->size = 4;
 				} else if (list_grow(r, list, nelems - i) != UPER_OK) {
@@ -1070,10 +1091,14 @@ static void prepare(void)
 	if (module_root)
 		install_generated();
 #endif
+	atomic_store_explicit(&root_ready, module_root, memory_order_release);
 }
 
 const uper_node *uper_root(void)
 {
+	const uper_node *root = atomic_load_explicit(&root_ready, memory_order_acquire);
+	if (root)
+		return root;
 	pthread_once(&root_once, prepare);
 	return module_root;
 }

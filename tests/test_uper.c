@@ -394,6 +394,51 @@ static void test_depth_bound(void **state)
 	print_message("deepest corpus message: %u levels\n", deepest);
 }
 
+/*
+ * The reader carves a list's first array out of its node space, with the
+ * size header arena.h puts before allocations: asn_set_add() on a decoded
+ * model (through arena_realloc) must grow it and keep the elements.
+ */
+static void test_list_grows_after_decode(void **state)
+{
+	(void)state;
+	unsigned grown = 0;
+	for (size_t i = 0; i < the_corpus->count; i++) {
+		const corpus_entry *e = &the_corpus->entries[i];
+		if (!e->path[MEGACO_ENC_PER - 1] || !e->valid)
+			continue;
+		size_t n, used;
+		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
+		megaco_arena a;
+		arena_init(&a, NULL, 4096);
+		MegacoMessage_t *m = NULL;
+		int rc = uper_read(uper_root(), (void **)&m, b, n, &a, MEGACO_DEPTH_CEILING, &used);
+		assert_int_equal(rc, UPER_OK);
+		if (m->mess.messageBody.present == Message__messageBody_PR_transactions) {
+			asn_anonymous_set_ *list =
+				_A_SET_FROM_VOID(&m->mess.messageBody.choice.transactions);
+			int count = list->count;
+			void *before[4];
+			assert_true(count > 0);
+			for (int k = 0; k < count && k < 4; k++)
+				before[k] = list->array[k];
+			megaco_arena *prev = arena_set_current(&a);
+			for (int k = 0; k < 40; k++)
+				assert_int_equal(asn_set_add(list, list->array[k % count]), 0);
+			arena_set_current(prev);
+			assert_int_equal(list->count, count + 40);
+			for (int k = 0; k < count && k < 4; k++)
+				assert_ptr_equal(list->array[k], before[k]);
+			for (int k = 0; k < 40; k++)
+				assert_ptr_equal(list->array[count + k], list->array[k % count]);
+			grown++;
+		}
+		arena_reset_blocks(&a);
+		free(b);
+	}
+	assert_true(grown > 0);
+}
+
 int main(int argc, char **argv)
 {
 	the_corpus = corpus_load(corpus_dir_from_args(argc, argv));
@@ -404,6 +449,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_depth_bound),
 		cmocka_unit_test(test_large_input),
+		cmocka_unit_test(test_list_grows_after_decode),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(the_corpus);
