@@ -372,6 +372,23 @@ static __attribute__((noinline)) int seq_additions(const wnode *n, const void *s
 	return 0;
 }
 
+/* A SEQUENCE's root members in order: absent optional ones pass, absent others fail. */
+static inline __attribute__((always_inline)) int enc_root_members(const wnode *n, const void *st,
+                                                                  uper_out *o)
+{
+	for (const wfield *f = n->root, *end = f + n->nroot; f < end; f++) {
+		const void *p = field_ptr(f, st);
+		if (!p) {
+			if (f->optional)
+				continue;
+			return -1;
+		}
+		if (enc_field(f, p, o))
+			return -1;
+	}
+	return 0;
+}
+
 static int enc_sequence(const wnode *n, const void *st, uper_out *o)
 {
 	const wfield *f, *end;
@@ -395,16 +412,8 @@ static int enc_sequence(const wnode *n, const void *st, uper_out *o)
 			map = map << 1 | (field_ptr(f, st) != NULL);
 		uout_put_fit(o, map, (unsigned)left);
 	}
-	for (f = n->root, end = f + n->nroot; f < end; f++) {
-		const void *p = field_ptr(f, st);
-		if (!p) {
-			if (f->optional)
-				continue;
-			return -1;
-		}
-		if (enc_field(f, p, o))
-			return -1;
-	}
+	if (enc_root_members(n, st, o))
+		return -1;
 	/* asn_check_constraints() also looks at the additions when they are all absent. */
 	return n_ext ? seq_additions(n, st, o, n_ext) : 0;
 }
@@ -426,16 +435,8 @@ static int enc_seq_ext(const wnode *n, const void *st, uper_out *o)
 	for (f = n->opt, end = f + n->nopt; f < end; f++)
 		map = map << 1 | (*(const void *const *)((const char *)st + f->offset) != NULL);
 	uout_put_fit(o, map, (unsigned)(n->nopt + 1));
-	for (f = n->root, end = f + n->nroot; f < end; f++) {
-		const void *p = field_ptr(f, st);
-		if (!p) {
-			if (f->optional)
-				continue;
-			return -1;
-		}
-		if (enc_field(f, p, o))
-			return -1;
-	}
+	if (enc_root_members(n, st, o))
+		return -1;
 	/* asn_check_constraints() also looks at the additions when they are all absent. */
 	return n_ext ? seq_additions(n, st, o, n_ext) : 0;
 }
@@ -454,17 +455,7 @@ static int enc_seq_plain(const wnode *n, const void *st, uper_out *o)
 			map = map << 1 | (*(const void *const *)((const char *)st + f->offset) != NULL);
 		uout_put_fit(o, map, (unsigned)(n->nopt + n->extensible));
 	}
-	for (f = n->root, end = f + n->nroot; f < end; f++) {
-		const void *p = field_ptr(f, st);
-		if (!p) {
-			if (f->optional)
-				continue;
-			return -1;
-		}
-		if (enc_field(f, p, o))
-			return -1;
-	}
-	return 0;
+	return enc_root_members(n, st, o);
 }
 
 static int enc_choice(const wnode *n, const void *st, uper_out *o)
