@@ -710,6 +710,27 @@ static ALWAYS_INLINE void get_bytes(uper_in *in, uint8_t *dst, size_t count)
 	}
 }
 
+/* n characters of ub_bits each, lb added, several per 64-bit load (the input
+ * holds them all): 0, or 1 at a character above ub. */
+static ALWAYS_INLINE int unpack_chars(uper_in *in, uint8_t *buf, size_t n, unsigned ub_bits,
+                                      long lb, long ub)
+{
+	unsigned per = 57 / ub_bits; /* characters per 64-bit load */
+	for (size_t i = 0; i < n;) {
+		uint64_t w = rd_load(in, in->pos >> 3) << (in->pos & 7);
+		size_t k = n - i < per ? n - i : per;
+		for (size_t j = 0; j < k; j++, i++) {
+			long ch = (long)(w >> (64 - ub_bits)) + lb;
+			if (ch > ub)
+				return 1;
+			buf[i] = (uint8_t)ch;
+			w <<= ub_bits;
+		}
+		in->pos += k * ub_bits;
+	}
+	return 0;
+}
+
 /*
  * asn1c OCTET_STRING_per_get_characters without translation maps: 0 ok,
  * -1 starved, 1 a character above the bound. asn1c goes a character at a
@@ -720,20 +741,8 @@ __attribute__((noinline)) static int get_chars_short(uper_in *in, uint8_t *buf, 
 {
 	size_t avail = uin_left(in) / ub_bits;
 	size_t have = units < avail ? units : avail;
-	unsigned per = 57 / ub_bits; /* characters per 64-bit load */
-	for (size_t i = 0; i < have;) {
-		uint64_t w = rd_load(in, in->pos >> 3) << (in->pos & 7);
-		size_t k = have - i < per ? have - i : per;
-		for (size_t j = 0; j < k; j++, i++) {
-			long ch = (long)(w >> (64 - ub_bits)) + lb;
-			if (ch > ub)
-				return 1;
-			buf[i] = (uint8_t)ch;
-			w <<= ub_bits;
-		}
-		in->pos += k * ub_bits;
-	}
-	return have < units ? -1 : 0;
+	int rc = unpack_chars(in, buf, have, ub_bits, lb, ub);
+	return rc ? rc : have < units ? -1 : 0;
 }
 
 /* get_chars_short() when all the units are there: with constant arguments
@@ -749,20 +758,7 @@ static ALWAYS_INLINE int get_chars(uper_in *in, uint8_t *buf, size_t units, unsi
 	}
 	if (__builtin_expect(units * ub_bits > uin_left(in), 0))
 		return get_chars_short(in, buf, units, ub_bits, lb, ub);
-	unsigned per = 57 / ub_bits;
-	for (size_t i = 0; i < units;) {
-		uint64_t w = rd_load(in, in->pos >> 3) << (in->pos & 7);
-		size_t k = units - i < per ? units - i : per;
-		for (size_t j = 0; j < k; j++, i++) {
-			long ch = (long)(w >> (64 - ub_bits)) + lb;
-			if (ch > ub)
-				return 1;
-			buf[i] = (uint8_t)ch;
-			w <<= ub_bits;
-		}
-		in->pos += k * ub_bits;
-	}
-	return 0;
+	return unpack_chars(in, buf, units, ub_bits, lb, ub);
 }
 
 static int get_bits(uper_in *in, uint8_t *dst, size_t nbits)
