@@ -352,6 +352,16 @@ static int put_open_type(const wfield *f, const void *sptr, uper_out *o)
 	return rc;
 }
 
+/* How many extension additions to encode: all of them if any is present
+ * (asn1c writes the whole bitmap then), else none. */
+static inline int additions_present(const wnode *n, const void *st)
+{
+	for (const wfield *f = n->ext, *end = f + n->next; f < end; f++)
+		if (field_ptr(f, st))
+			return n->next;
+	return 0;
+}
+
 /* The extension additions of a SEQUENCE after its root, n_ext > 0. */
 static __attribute__((noinline)) int seq_additions(const wnode *n, const void *st, uper_out *o,
                                                    int n_ext)
@@ -396,11 +406,7 @@ static int enc_sequence(const wnode *n, const void *st, uper_out *o)
 	if (!st)
 		return -1;
 	if (n->extensible) {
-		for (f = n->ext, end = f + n->next; f < end; f++)
-			if (field_ptr(f, st)) {
-				n_ext = n->next;
-				break;
-			}
+		n_ext = additions_present(n, st);
 		uout_put_fit(o, n_ext ? 1 : 0, 1);
 	}
 	if (n->nopt) {
@@ -425,12 +431,7 @@ static int enc_seq_ext(const wnode *n, const void *st, uper_out *o)
 	if (!st)
 		return -1;
 	const wfield *f, *end;
-	int n_ext = 0;
-	for (f = n->ext, end = f + n->next; f < end; f++)
-		if (*(const void *const *)((const char *)st + f->offset)) {
-			n_ext = n->next;
-			break;
-		}
+	int n_ext = additions_present(n, st);
 	uint32_t map = n_ext != 0;
 	for (f = n->opt, end = f + n->nopt; f < end; f++)
 		map = map << 1 | (*(const void *const *)((const char *)st + f->offset) != NULL);
