@@ -13,7 +13,7 @@ add_custom_command(OUTPUT ${TEXT_GEN_DIR}/megaco_parse.c ${TEXT_GEN_DIR}/megaco_
           -o ${TEXT_GEN_DIR}/megaco_parse.c ${_g}/megaco.y
   DEPENDS ${_g}/megaco.y COMMENT "bison grammar/megaco.y")
 add_custom_command(OUTPUT ${TEXT_GEN_DIR}/text_scan_re.c
-  COMMAND ${FLEX_EXECUTABLE} -Cf --reentrant --bison-bridge --bison-locations -P text_re_
+  COMMAND ${FLEX_EXECUTABLE} -Cf --reentrant --bison-bridge -P text_re_
           -o ${TEXT_GEN_DIR}/text_scan_re.c ${_g}/megaco.l
   DEPENDS ${_g}/megaco.l COMMENT "flex grammar/megaco.l (reentrant)")
 add_custom_command(OUTPUT ${TEXT_GEN_DIR}/text_scan_nr.c

@@ -24,12 +24,11 @@
 %code requires {
 #include "text_parse.h"
 /*
- * The parser keeps no location stack (%locations would copy one per shift
- * and compute one per reduction): a token's offset is in its value ($n.off)
- * and the last token's range in px->lloc, which is all an error needs. The
- * scanners still take a location, under bison's name for its type.
+ * No locations (%locations would copy one per shift and compute one per
+ * reduction, and the scanner would store one per token): a token's bytes
+ * are in its value ($n.off, $n.len), and the last token's value is at
+ * px->last, which is all an error needs.
  */
-typedef text_loc TEXT_YYLTYPE;
 }
 
 %code {
@@ -39,27 +38,30 @@ typedef text_loc TEXT_YYLTYPE;
 /* Bison calls this only when its stack is exhausted. */
 static void yyerror(text_parse *px, const char *msg)
 {
-	tb_fail(px, MEGACO_ERR_TOO_DEEP, px->lloc.first, "%s", msg);
+	tb_fail(px, MEGACO_ERR_TOO_DEEP, px->last ? px->last->tok.off : 0, "%s", msg);
 }
 
-/* The brace tokens are consecutive, openers first in each pair: one compare for the rest. */
-_Static_assert(RBRKT == LBRKT + 1 && LSBRKT == LBRKT + 2 && RSBRKT == LBRKT + 3,
-               "brace token numbers");
+/*
+ * The brace tokens are consecutive, openers at even offsets (EQ_SAFE_LB,
+ * "= name {", opens one too): one compare for the rest.
+ */
+_Static_assert(RBRKT == LBRKT + 1 && LSBRKT == LBRKT + 2 && RSBRKT == LBRKT + 3 &&
+               EQ_SAFE_LB == LBRKT + 4, "brace token numbers");
 
 /*
  * The token pull: a direct call into the chosen scanner, plus the brace depth
- * limit. Nothing else is recorded per token; the context of an error message
- * is worked out afterwards (text_error_context).
+ * limit. Nothing else is recorded per token (px->last is where the token's
+ * value always is, set once below); the context of an error message is
+ * worked out afterwards (text_error_context).
  */
 static inline int yylex(YYSTYPE *lval, text_parse *px)
 {
 	void *s = px->scanner;
-	int t = s ? text_re_lex(lval, &px->lloc, s) : text_nr_lex(lval, &px->lloc);
-	px->ntok++;
-	if ((unsigned)(t - LBRKT) <= (unsigned)(RSBRKT - LBRKT)) {
+	int t = s ? text_re_lex(lval, s) : text_nr_lex(lval);
+	if ((unsigned)(t - LBRKT) <= (unsigned)(EQ_SAFE_LB - LBRKT)) {
 		if (((t - LBRKT) & 1) == 0) {
 			if (++px->depth > px->max_depth) {
-				tb_fail(px, MEGACO_ERR_TOO_DEEP, px->lloc.first, "nesting deeper than %u",
+				tb_fail(px, MEGACO_ERR_TOO_DEEP, lval->tok.off, "nesting deeper than %u",
 				        px->max_depth);
 				return TEXT_YYerror;
 			}
@@ -119,6 +121,8 @@ static void *ctx_command(text_parse *px, void *ar, void *cmd)
 	} while (0)
 }
 
+%initial-action { px->last = &yylval; }
+
 %define api.pure full
 %define api.token.raw
 %define api.prefix {text_yy}
@@ -137,7 +141,10 @@ static void *ctx_command(text_parse *px, void *ar, void *cmd)
 	text_item *item;
 }
 
-%token <tok> LBRKT "'{'" RBRKT "'}'" LSBRKT "'['" RSBRKT "']'" COMMA "','" EQUAL "'='"
+%token <tok> LBRKT "'{'" RBRKT "'}'" LSBRKT "'['" RSBRKT "']'"
+/* '=', a name and '{' as one token (see eq_tids below) */
+%token <tok> EQ_SAFE_LB "'=', a name and '{'"
+%token <tok> COMMA "','" EQUAL "'='"
 %token <tok> COLON "':'" GT "'>'" LT "'<'" NEQ "'#'"
 %token <tok> SAFE "a name or value" QSTRING "a quoted string" VERSION "MEGACO/version"
 %token <tok> MID "an mId" OCTETS_BODY "an octet string" DIGITMAP_BODY "a digit map"
@@ -259,6 +266,8 @@ static void *ctx_command(text_parse *px, void *ar, void *cmd)
 %token <tok> KW_V90 "V90"
 %token <tok> KW_V91 "V91"
 %token <tok> KW_VERSION "Version/V"
+/* '=' and a name as one token (see eq_tids below) */
+%token <tok> EQ_SAFE "'=' and a name"
 
 %type <ptr> transaction_list action_request_list
 %type <ptr> action_reply_list ack_list error_descriptor term_id_list tid_list
@@ -278,6 +287,8 @@ static void *ctx_command(text_parse *px, void *ar, void *cmd)
 %type <tok> value word cmd_kw amm_kw audit_kw stream_mode_kw service_state_kw mux_type
 %type <tok> modem_type sc_method_kw signal_type_kw direction_kw reason_kw
 %type <tok> audit_token_kw tid_kw kw_word
+%type <tok> eq_value eq_sc_method eq_modem_type eq_mux_type
+%type <ptr> eq_tids eq_tids_lb
 %type <item> media_parm stream_parm local_parm ts_parm event_param sig_param signal_parm
 %type <item> oe_param audit_item sc_parm context_property
 %type <item> ia_media_parm ia_stream_parm ia_local_parm ia_ts_parm ia_sig_param
@@ -313,24 +324,52 @@ version
 transaction_list
 	: KW_TRANS EQUAL SAFE LBRKT action_request_list RBRKT
 		{ $$ = list_push(px, NULL, tb_trans_request(px, &$3, $5)); NN($$); }
+	| KW_TRANS EQ_SAFE LBRKT action_request_list RBRKT
+		{ $$ = list_push(px, NULL, tb_trans_request(px, &$2, $4)); NN($$); }
+	| KW_TRANS EQ_SAFE_LB action_request_list RBRKT
+		{ $$ = list_push(px, NULL, tb_trans_request(px, &$2, $3)); NN($$); }
 	| KW_REPLY EQUAL SAFE LBRKT reply_body RBRKT
 		{ $$ = list_push(px, NULL, tb_trans_reply(px, &$3, $5)); NN($$); }
+	| KW_REPLY EQ_SAFE LBRKT reply_body RBRKT
+		{ $$ = list_push(px, NULL, tb_trans_reply(px, &$2, $4)); NN($$); }
+	| KW_REPLY EQ_SAFE_LB reply_body RBRKT
+		{ $$ = list_push(px, NULL, tb_trans_reply(px, &$2, $3)); NN($$); }
 	| KW_PENDING EQUAL SAFE LBRKT RBRKT
 		{ $$ = list_push(px, NULL, tb_trans_pending(px, &$3)); NN($$); }
+	| KW_PENDING EQ_SAFE LBRKT RBRKT
+		{ $$ = list_push(px, NULL, tb_trans_pending(px, &$2)); NN($$); }
+	| KW_PENDING EQ_SAFE_LB RBRKT
+		{ $$ = list_push(px, NULL, tb_trans_pending(px, &$2)); NN($$); }
 	| KW_RESPONSE_ACK LBRKT ack_list RBRKT
 		{ $$ = list_push(px, NULL, tb_trans_ack(px, $3)); NN($$); }
 	| KW_MESSAGE_SEGMENT EQUAL SAFE
 		{ $$ = list_push(px, NULL, tb_segment_reply(px, &$3)); NN($$); }
+	| KW_MESSAGE_SEGMENT EQ_SAFE
+		{ $$ = list_push(px, NULL, tb_segment_reply(px, &$2)); NN($$); }
 	| transaction_list KW_TRANS EQUAL SAFE LBRKT action_request_list RBRKT
 		{ $$ = list_push(px, $1, tb_trans_request(px, &$4, $6)); NN($$); }
+	| transaction_list KW_TRANS EQ_SAFE LBRKT action_request_list RBRKT
+		{ $$ = list_push(px, $1, tb_trans_request(px, &$3, $5)); NN($$); }
+	| transaction_list KW_TRANS EQ_SAFE_LB action_request_list RBRKT
+		{ $$ = list_push(px, $1, tb_trans_request(px, &$3, $4)); NN($$); }
 	| transaction_list KW_REPLY EQUAL SAFE LBRKT reply_body RBRKT
 		{ $$ = list_push(px, $1, tb_trans_reply(px, &$4, $6)); NN($$); }
+	| transaction_list KW_REPLY EQ_SAFE LBRKT reply_body RBRKT
+		{ $$ = list_push(px, $1, tb_trans_reply(px, &$3, $5)); NN($$); }
+	| transaction_list KW_REPLY EQ_SAFE_LB reply_body RBRKT
+		{ $$ = list_push(px, $1, tb_trans_reply(px, &$3, $4)); NN($$); }
 	| transaction_list KW_PENDING EQUAL SAFE LBRKT RBRKT
 		{ $$ = list_push(px, $1, tb_trans_pending(px, &$4)); NN($$); }
+	| transaction_list KW_PENDING EQ_SAFE LBRKT RBRKT
+		{ $$ = list_push(px, $1, tb_trans_pending(px, &$3)); NN($$); }
+	| transaction_list KW_PENDING EQ_SAFE_LB RBRKT
+		{ $$ = list_push(px, $1, tb_trans_pending(px, &$3)); NN($$); }
 	| transaction_list KW_RESPONSE_ACK LBRKT ack_list RBRKT
 		{ $$ = list_push(px, $1, tb_trans_ack(px, $4)); NN($$); }
 	| transaction_list KW_MESSAGE_SEGMENT EQUAL SAFE
 		{ $$ = list_push(px, $1, tb_segment_reply(px, &$4)); NN($$); }
+	| transaction_list KW_MESSAGE_SEGMENT EQ_SAFE
+		{ $$ = list_push(px, $1, tb_segment_reply(px, &$3)); NN($$); }
 	;
 
 ack_list
@@ -350,54 +389,84 @@ reply_body
 action_request_list
 	: KW_CTX EQUAL SAFE LBRKT context_items RBRKT
 		{ CK(tb_action_request_id(px, $5, &$3)); $$ = list_push(px, NULL, $5); NN($$); }
+	| KW_CTX EQ_SAFE LBRKT context_items RBRKT
+		{ CK(tb_action_request_id(px, $4, &$2)); $$ = list_push(px, NULL, $4); NN($$); }
+	| KW_CTX EQ_SAFE_LB context_items RBRKT
+		{ CK(tb_action_request_id(px, $3, &$2)); $$ = list_push(px, NULL, $3); NN($$); }
 	| action_request_list COMMA KW_CTX EQUAL SAFE LBRKT context_items RBRKT
 		{ CK(tb_action_request_id(px, $7, &$5)); $$ = list_push(px, $1, $7); NN($$); }
+	| action_request_list COMMA KW_CTX EQ_SAFE LBRKT context_items RBRKT
+		{ CK(tb_action_request_id(px, $6, &$4)); $$ = list_push(px, $1, $6); NN($$); }
+	| action_request_list COMMA KW_CTX EQ_SAFE_LB context_items RBRKT
+		{ CK(tb_action_request_id(px, $5, &$4)); $$ = list_push(px, $1, $5); NN($$); }
 	;
 
 context_items
 	: context_property          { $$ = tb_action_request(px); NN($$); CK(tb_action_request_add(px, $$, $1)); }
 	| KW_CONTEXT_AUDIT LBRKT ctx_audit_items RBRKT
 		{ $$ = tb_action_request(px); NN($$); CK(tb_action_request_add(px, $$, &ITEM_OF(TI_CTX_AUDIT, $3, 0, $1.off))); }
-	| amm_kw EQUAL term_id_list amm_params
-		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, $4)); NN($$); }
-	| KW_SUBTRACT EQUAL term_id_list
-		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, NULL)); NN($$); }
-	| KW_SUBTRACT EQUAL term_id_list LBRKT audit_descriptor RBRKT
-		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, $5)); NN($$); }
-	| audit_kw EQUAL term_id_list LBRKT audit_descriptor RBRKT
-		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, $5)); NN($$); }
-	| audit_kw EQUAL term_id_list
-		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, NULL)); NN($$); }
-	| KW_NOTIFY EQUAL term_id_list LBRKT observed_events_descriptor opt_error_text RBRKT
-		{ $$ = ctx_command(px, NULL, tb_notify_request(px, &$1, $3, $5, $6)); NN($$); }
-	| KW_SERVICE_CHANGE EQUAL term_id_list LBRKT services_descriptor RBRKT
-		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $3, $5)); NN($$); }
+	| amm_kw eq_tids amm_params
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, $3)); NN($$); }
+	| amm_kw eq_tids_lb amm_param_list RBRKT
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, $3)); NN($$); }
+	| KW_SUBTRACT eq_tids
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, NULL)); NN($$); }
+	| KW_SUBTRACT eq_tids LBRKT audit_descriptor RBRKT
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, $4)); NN($$); }
+	| KW_SUBTRACT eq_tids_lb audit_descriptor RBRKT
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, $3)); NN($$); }
+	| audit_kw eq_tids LBRKT audit_descriptor RBRKT
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, $4)); NN($$); }
+	| audit_kw eq_tids_lb audit_descriptor RBRKT
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, $3)); NN($$); }
+	| audit_kw eq_tids
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, NULL)); NN($$); }
+	| KW_NOTIFY eq_tids LBRKT observed_events_descriptor opt_error_text RBRKT
+		{ $$ = ctx_command(px, NULL, tb_notify_request(px, &$1, $2, $4, $5)); NN($$); }
+	| KW_NOTIFY eq_tids_lb observed_events_descriptor opt_error_text RBRKT
+		{ $$ = ctx_command(px, NULL, tb_notify_request(px, &$1, $2, $3, $4)); NN($$); }
+	| KW_SERVICE_CHANGE eq_tids LBRKT services_descriptor RBRKT
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, $4)); NN($$); }
+	| KW_SERVICE_CHANGE eq_tids_lb services_descriptor RBRKT
+		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, $3)); NN($$); }
 	| context_items COMMA context_property { $$ = $1; CK(tb_action_request_add(px, $$, $3)); }
 	| context_items COMMA KW_CONTEXT_AUDIT LBRKT ctx_audit_items RBRKT
 		{ $$ = $1; CK(tb_action_request_add(px, $$, &ITEM_OF(TI_CTX_AUDIT, $5, 0, $3.off))); }
-	| context_items COMMA amm_kw EQUAL term_id_list amm_params
-		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, $6)); NN($$); }
-	| context_items COMMA KW_SUBTRACT EQUAL term_id_list
-		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, NULL)); NN($$); }
-	| context_items COMMA KW_SUBTRACT EQUAL term_id_list LBRKT audit_descriptor RBRKT
-		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, $7)); NN($$); }
-	| context_items COMMA audit_kw EQUAL term_id_list LBRKT audit_descriptor RBRKT
-		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, $7)); NN($$); }
-	| context_items COMMA audit_kw EQUAL term_id_list
-		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, NULL)); NN($$); }
-	| context_items COMMA KW_NOTIFY EQUAL term_id_list LBRKT observed_events_descriptor opt_error_text RBRKT
-		{ $$ = ctx_command(px, $1, tb_notify_request(px, &$3, $5, $7, $8)); NN($$); }
-	| context_items COMMA KW_SERVICE_CHANGE EQUAL term_id_list LBRKT services_descriptor RBRKT
-		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $5, $7)); NN($$); }
+	| context_items COMMA amm_kw eq_tids amm_params
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, $5)); NN($$); }
+	| context_items COMMA amm_kw eq_tids_lb amm_param_list RBRKT
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, $5)); NN($$); }
+	| context_items COMMA KW_SUBTRACT eq_tids
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, NULL)); NN($$); }
+	| context_items COMMA KW_SUBTRACT eq_tids LBRKT audit_descriptor RBRKT
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, $6)); NN($$); }
+	| context_items COMMA KW_SUBTRACT eq_tids_lb audit_descriptor RBRKT
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, $5)); NN($$); }
+	| context_items COMMA audit_kw eq_tids LBRKT audit_descriptor RBRKT
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, $6)); NN($$); }
+	| context_items COMMA audit_kw eq_tids_lb audit_descriptor RBRKT
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, $5)); NN($$); }
+	| context_items COMMA audit_kw eq_tids
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, NULL)); NN($$); }
+	| context_items COMMA KW_NOTIFY eq_tids LBRKT observed_events_descriptor opt_error_text RBRKT
+		{ $$ = ctx_command(px, $1, tb_notify_request(px, &$3, $4, $6, $7)); NN($$); }
+	| context_items COMMA KW_NOTIFY eq_tids_lb observed_events_descriptor opt_error_text RBRKT
+		{ $$ = ctx_command(px, $1, tb_notify_request(px, &$3, $4, $5, $6)); NN($$); }
+	| context_items COMMA KW_SERVICE_CHANGE eq_tids LBRKT services_descriptor RBRKT
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, $6)); NN($$); }
+	| context_items COMMA KW_SERVICE_CHANGE eq_tids_lb services_descriptor RBRKT
+		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, $5)); NN($$); }
 	;
 
 context_property
 	: KW_TOPOLOGY LBRKT topology_elems RBRKT
 		{ ITEM($$, TI_TOPOLOGY, $3, 0, $1.off); CK(tb_topology_done(px, $3, $4.off)); }
 	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 15, &$$->n)); }
+	| KW_PRIORITY EQ_SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, $2.off); CK(tb_uint(px, &$2, 15, &$$->n)); }
 	| KW_EMERGENCY              { ITEM($$, TI_EMERGENCY, NULL, 1, $1.off); }
 	| KW_EMERGENCY_OFF          { ITEM($$, TI_EMERGENCY, NULL, 0, $1.off); }
 	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_IEPS, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
+	| KW_IEPS EQ_SAFE        { ITEM($$, TI_IEPS, NULL, 0, $2.off); CK(tb_on_off(px, &$2, &$$->n)); }
 	| KW_CONTEXT_ATTR LBRKT KW_CONTEXT_LIST EQUAL LBRKT ctxid_list RBRKT RBRKT
 		{ ITEM($$, TI_CTX_LIST, $6, 0, $1.off); }
 	| KW_CONTEXT_ATTR LBRKT property_parms_list RBRKT
@@ -427,9 +496,11 @@ ctx_audit_item
 	| SAFE                      { ITEM($$, TI_A_PKGD, NULL, 0, $1.off); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
 	| property_parm             { ITEM($$, TI_A_PROP, $1, 0, 0); }
 	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_A_SEL_PRIORITY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 15, &$$->n)); }
+	| KW_PRIORITY EQ_SAFE    { ITEM($$, TI_A_SEL_PRIORITY, NULL, 0, $2.off); CK(tb_uint(px, &$2, 15, &$$->n)); }
 	| KW_EMERGENCY_VALUE EQUAL KW_EMERGENCY     { ITEM($$, TI_A_SEL_EMERGENCY, NULL, 1, $1.off); }
 	| KW_EMERGENCY_VALUE EQUAL KW_EMERGENCY_OFF { ITEM($$, TI_A_SEL_EMERGENCY, NULL, 0, $1.off); }
 	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_A_SEL_IEPS, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
+	| KW_IEPS EQ_SAFE        { ITEM($$, TI_A_SEL_IEPS, NULL, 0, $2.off); CK(tb_on_off(px, &$2, &$$->n)); }
 	| KW_AND_AUDITSELECT        { ITEM($$, TI_A_LOGIC, NULL, 0, $1.off); }
 	| KW_OR_AUDITSELECT         { ITEM($$, TI_A_LOGIC, NULL, 1, $1.off); }
 	| KW_CONTEXT_ATTR LBRKT ctx_audit_items RBRKT { ITEM($$, TI_A_NESTED, $3, 0, $1.off); }
@@ -443,6 +514,7 @@ topology_elems
 	| KW_ONEWAY_EXTERNAL        { $$ = tb_topology(px, NULL, &ITEM_OF(TI_TOPO_DIR, NULL, $1.kw, $1.off)); NN($$); }
 	| KW_ONEWAY_BOTH            { $$ = tb_topology(px, NULL, &ITEM_OF(TI_TOPO_DIR, NULL, $1.kw, $1.off)); NN($$); }
 	| KW_STREAM EQUAL SAFE      { $$ = tb_topology_stream(px, NULL, &$3); NN($$); }
+	| KW_STREAM EQ_SAFE      { $$ = tb_topology_stream(px, NULL, &$2); NN($$); }
 	| topology_elems COMMA SAFE { $$ = tb_topology_tid(px, $1, &$3); NN($$); }
 	| topology_elems COMMA KW_BOTHWAY
 		{ $$ = tb_topology(px, $1, &ITEM_OF(TI_TOPO_DIR, NULL, $3.kw, $3.off)); NN($$); }
@@ -455,6 +527,7 @@ topology_elems
 	| topology_elems COMMA KW_ONEWAY_BOTH
 		{ $$ = tb_topology(px, $1, &ITEM_OF(TI_TOPO_DIR, NULL, $3.kw, $3.off)); NN($$); }
 	| topology_elems COMMA KW_STREAM EQUAL SAFE { $$ = tb_topology_stream(px, $1, &$5); NN($$); }
+	| topology_elems COMMA KW_STREAM EQ_SAFE { $$ = tb_topology_stream(px, $1, &$4); NN($$); }
 	;
 
 /* ---- commands (written out in context_items above) ----------------------- */
@@ -635,40 +708,73 @@ termination_id_braced
 
 action_reply_list
 	: KW_CTX EQUAL SAFE         { $$ = list_push(px, NULL, tb_action_reply_ctx(px, NULL, &$3)); NN($$); }
+	| KW_CTX EQ_SAFE         { $$ = list_push(px, NULL, tb_action_reply_ctx(px, NULL, &$2)); NN($$); }
 	| KW_CTX EQUAL SAFE LBRKT reply_items RBRKT
 		{ $$ = list_push(px, NULL, tb_action_reply_ctx(px, $5, &$3)); NN($$); }
+	| KW_CTX EQ_SAFE LBRKT reply_items RBRKT
+		{ $$ = list_push(px, NULL, tb_action_reply_ctx(px, $4, &$2)); NN($$); }
+	| KW_CTX EQ_SAFE_LB reply_items RBRKT
+		{ $$ = list_push(px, NULL, tb_action_reply_ctx(px, $3, &$2)); NN($$); }
 	| action_reply_list COMMA KW_CTX EQUAL SAFE
 		{ $$ = list_push(px, $1, tb_action_reply_ctx(px, NULL, &$5)); NN($$); }
+	| action_reply_list COMMA KW_CTX EQ_SAFE
+		{ $$ = list_push(px, $1, tb_action_reply_ctx(px, NULL, &$4)); NN($$); }
 	| action_reply_list COMMA KW_CTX EQUAL SAFE LBRKT reply_items RBRKT
 		{ $$ = list_push(px, $1, tb_action_reply_ctx(px, $7, &$5)); NN($$); }
+	| action_reply_list COMMA KW_CTX EQ_SAFE LBRKT reply_items RBRKT
+		{ $$ = list_push(px, $1, tb_action_reply_ctx(px, $6, &$4)); NN($$); }
+	| action_reply_list COMMA KW_CTX EQ_SAFE_LB reply_items RBRKT
+		{ $$ = list_push(px, $1, tb_action_reply_ctx(px, $5, &$4)); NN($$); }
 	;
 
 reply_items
 	: context_property          { $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_add(px, $$, $1)); }
 	| KW_ERROR EQUAL SAFE LBRKT RBRKT
 		{ void *e = tb_error(px, &$3, NULL); NN(e); $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_error(px, $$, e, $1.off)); }
+	| KW_ERROR EQ_SAFE LBRKT RBRKT
+		{ void *e = tb_error(px, &$2, NULL); NN(e); $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_error(px, $$, e, $1.off)); }
+	| KW_ERROR EQ_SAFE_LB RBRKT
+		{ void *e = tb_error(px, &$2, NULL); NN(e); $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_error(px, $$, e, $1.off)); }
 	| KW_ERROR EQUAL SAFE LBRKT value RBRKT
 		{ void *e = tb_error(px, &$3, &$5); NN(e); $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_error(px, $$, e, $1.off)); }
+	| KW_ERROR EQ_SAFE LBRKT value RBRKT
+		{ void *e = tb_error(px, &$2, &$4); NN(e); $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_error(px, $$, e, $1.off)); }
+	| KW_ERROR EQ_SAFE_LB value RBRKT
+		{ void *e = tb_error(px, &$2, &$3); NN(e); $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_error(px, $$, e, $1.off)); }
 	| command_reply             { $$ = tb_action_reply(px); NN($$); CK(tb_action_reply_cmd(px, $$, $1)); }
 	| reply_items COMMA context_property { $$ = $1; CK(tb_action_reply_add(px, $$, $3)); }
 	| reply_items COMMA KW_ERROR EQUAL SAFE LBRKT RBRKT
 		{ $$ = $1; CK(tb_action_reply_error(px, $$, tb_error(px, &$5, NULL), $3.off)); }
+	| reply_items COMMA KW_ERROR EQ_SAFE LBRKT RBRKT
+		{ $$ = $1; CK(tb_action_reply_error(px, $$, tb_error(px, &$4, NULL), $3.off)); }
+	| reply_items COMMA KW_ERROR EQ_SAFE_LB RBRKT
+		{ $$ = $1; CK(tb_action_reply_error(px, $$, tb_error(px, &$4, NULL), $3.off)); }
 	| reply_items COMMA KW_ERROR EQUAL SAFE LBRKT value RBRKT
 		{ $$ = $1; CK(tb_action_reply_error(px, $$, tb_error(px, &$5, &$7), $3.off)); }
+	| reply_items COMMA KW_ERROR EQ_SAFE LBRKT value RBRKT
+		{ $$ = $1; CK(tb_action_reply_error(px, $$, tb_error(px, &$4, &$6), $3.off)); }
+	| reply_items COMMA KW_ERROR EQ_SAFE_LB value RBRKT
+		{ $$ = $1; CK(tb_action_reply_error(px, $$, tb_error(px, &$4, &$5), $3.off)); }
 	| reply_items COMMA command_reply { $$ = $1; CK(tb_action_reply_cmd(px, $$, $3)); }
 	;
 
 command_reply
-	: cmd_kw EQUAL term_id_list
-		{ $$ = tb_command_reply(px, &$1, $3, NULL); NN($$); }
-	| cmd_kw EQUAL term_id_list LBRKT termination_audit RBRKT
-		{ $$ = tb_command_reply(px, &$1, $3, $5); NN($$); }
-	| cmd_kw EQUAL term_id_list LBRKT services_descriptor RBRKT
-		{ $$ = tb_sc_reply(px, &$1, $3, $5); NN($$); }
-	| audit_kw EQUAL term_id_list
-		{ $$ = tb_command_reply(px, &$1, $3, NULL); NN($$); }
-	| audit_kw EQUAL term_id_list LBRKT termination_audit RBRKT
-		{ $$ = tb_command_reply(px, &$1, $3, $5); NN($$); }
+	: cmd_kw eq_tids
+		{ $$ = tb_command_reply(px, &$1, $2, NULL); NN($$); }
+	| cmd_kw eq_tids LBRKT termination_audit RBRKT
+		{ $$ = tb_command_reply(px, &$1, $2, $4); NN($$); }
+	| cmd_kw eq_tids_lb termination_audit RBRKT
+		{ $$ = tb_command_reply(px, &$1, $2, $3); NN($$); }
+	| cmd_kw eq_tids LBRKT services_descriptor RBRKT
+		{ $$ = tb_sc_reply(px, &$1, $2, $4); NN($$); }
+	| cmd_kw eq_tids_lb services_descriptor RBRKT
+		{ $$ = tb_sc_reply(px, &$1, $2, $3); NN($$); }
+	| audit_kw eq_tids
+		{ $$ = tb_command_reply(px, &$1, $2, NULL); NN($$); }
+	| audit_kw eq_tids LBRKT termination_audit RBRKT
+		{ $$ = tb_command_reply(px, &$1, $2, $4); NN($$); }
+	| audit_kw eq_tids_lb termination_audit RBRKT
+		{ $$ = tb_command_reply(px, &$1, $2, $3); NN($$); }
 	| audit_kw EQUAL KW_CTX termination_id_braced
 		{ $$ = tb_audit_ctx_reply(px, &$1, $4, NULL); NN($$); }
 	| audit_kw EQUAL KW_CTX LBRKT error_descriptor RBRKT
@@ -706,7 +812,11 @@ audit_token_kw : KW_MUX | KW_MODEM | KW_MEDIA | KW_DIGIT_MAP | KW_STATS | KW_OBS
 
 error_descriptor
 	: KW_ERROR EQUAL SAFE LBRKT RBRKT       { $$ = tb_error(px, &$3, NULL); NN($$); }
+	| KW_ERROR EQ_SAFE LBRKT RBRKT       { $$ = tb_error(px, &$2, NULL); NN($$); }
+	| KW_ERROR EQ_SAFE_LB RBRKT       { $$ = tb_error(px, &$2, NULL); NN($$); }
 	| KW_ERROR EQUAL SAFE LBRKT value RBRKT { $$ = tb_error(px, &$3, &$5); NN($$); }
+	| KW_ERROR EQ_SAFE LBRKT value RBRKT { $$ = tb_error(px, &$2, &$4); NN($$); }
+	| KW_ERROR EQ_SAFE_LB value RBRKT { $$ = tb_error(px, &$2, &$3); NN($$); }
 	;
 
 /* ---- media ------------------------------------------------------------- */
@@ -724,6 +834,10 @@ media_parm
 	: stream_parm               { $$ = $1; }
 	| KW_STREAM EQUAL SAFE LBRKT stream_parms RBRKT
 		{ ITEM($$, TI_STREAM, $5, 0, $1.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE LBRKT stream_parms RBRKT
+		{ ITEM($$, TI_STREAM, $4, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE_LB stream_parms RBRKT
+		{ ITEM($$, TI_STREAM, $3, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| KW_TERMINATION_STATE LBRKT ts_parms RBRKT { ITEM($$, TI_TERMSTATE, $3, 0, $1.off); }
 	;
 
@@ -748,7 +862,9 @@ local_parm
 	: KW_MODE EQUAL stream_mode_kw { ITEM($$, TI_MODE, NULL, $3.kw, $1.off); }
 	| property_parm             { ITEM($$, TI_PROP, $1, 0, 0); }
 	| KW_RESERVED_VALUE EQUAL SAFE { ITEM($$, TI_RESERVED_VALUE, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
+	| KW_RESERVED_VALUE EQ_SAFE { ITEM($$, TI_RESERVED_VALUE, NULL, 0, $2.off); CK(tb_on_off(px, &$2, &$$->n)); }
 	| KW_RESERVED_GROUP EQUAL SAFE { ITEM($$, TI_RESERVED_GROUP, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
+	| KW_RESERVED_GROUP EQ_SAFE { ITEM($$, TI_RESERVED_GROUP, NULL, 0, $2.off); CK(tb_on_off(px, &$2, &$$->n)); }
 	;
 
 stream_mode_kw : KW_SENDONLY | KW_RECVONLY | KW_SENDRECV | KW_INACTIVE | KW_LOOPBACK ;
@@ -762,6 +878,7 @@ ts_parm
 	: property_parm             { ITEM($$, TI_PROP, $1, 0, 0); }
 	| KW_SERVICE_STATES EQUAL service_state_kw { ITEM($$, TI_SERVICE_STATE, NULL, $3.kw, $1.off); }
 	| KW_BUFFER EQUAL SAFE      { ITEM($$, TI_BUFFER, NULL, 0, $3.off); CK(tb_buffer_off(px, &$3)); }
+	| KW_BUFFER EQ_SAFE      { ITEM($$, TI_BUFFER, NULL, 0, $2.off); CK(tb_buffer_off(px, &$2)); }
 	| KW_BUFFER EQUAL KW_LOCK_STEP { ITEM($$, TI_BUFFER, NULL, 1, $1.off); }
 	;
 
@@ -774,6 +891,7 @@ property_parm
 /* "= value" written out per kind of value: a plain name skips two unit reductions. */
 parm_value
 	: EQUAL SAFE                { $$ = tb_prop_value(px, 0, &$2); NN($$); }
+	| EQ_SAFE                { $$ = tb_prop_value(px, 0, &$1); NN($$); }
 	| EQUAL QSTRING             { $$ = tb_prop_value(px, 0, &$2); NN($$); }
 	| EQUAL kw_word             { $$ = tb_prop_value(px, 0, &$2); NN($$); }
 	| EQUAL LSBRKT value_list RSBRKT { $$ = $3; CK(tb_prop_extra(px, $$, TI_SUBLIST_AND)); }
@@ -789,6 +907,36 @@ value_list
 	: value                     { $$ = tb_prop_value(px, 0, &$1); NN($$); }
 	| value_list COMMA value    { $$ = $1; CK(tb_prop_more(px, $$, &$3)); }
 	;
+
+/*
+ * "= name" and "= name {", where the name is a plain word (no keyword), come
+ * as two or three tokens, or as one when the scanner joins them: EQ_SAFE or
+ * EQ_SAFE_LB, with the name's value and position. It does in a decode's
+ * first pass (st->join_eq, text_decode.c): most '=' of a message are
+ * followed by a name, most of those by '{', and each token joined is a
+ * scanner call and a shift saved. So every "EQUAL SAFE" of the grammar has
+ * twin alternatives with EQ_SAFE and EQ_SAFE_LB and the same action
+ * (written out rather than through nonterminals, which would cost a
+ * reduction back), and a termination ID list after '=' goes through eq_tids
+ * or eq_tids_lb. A decode that fails is run again without joining, and that
+ * pass finds and reports the error on the separate tokens, exactly as
+ * without the twins; the joined forms only ever parse input that the
+ * separate tokens parse the same way. After DigitMap, ServiceChangeAddress
+ * and MgcIdToTry (the scanner's PEND_*) nothing is joined.
+ */
+eq_tids
+	: EQUAL term_id_list        { $$ = $2; }
+	| EQ_SAFE                   { $$ = tb_tid_list(px, NULL, &$1); NN($$); }
+	;
+
+eq_tids_lb
+	: EQ_SAFE_LB                { $$ = tb_tid_list(px, NULL, &$1); NN($$); }
+	;
+
+eq_value : EQUAL value { $$ = $2; } | EQ_SAFE ;
+eq_sc_method : EQUAL sc_method_kw { $$ = $2; } | EQ_SAFE ;
+eq_modem_type : EQUAL modem_type { $$ = $2; } | EQ_SAFE ;
+eq_mux_type : EQUAL mux_type { $$ = $2; } | EQ_SAFE ;
 
 /* A VALUE: a word, a quoted string, or a word that happens to be a keyword. */
 value
@@ -926,10 +1074,10 @@ kw_word
 /* ---- modem, mux -------------------------------------------------------- */
 
 modem_descriptor
-	: KW_MODEM EQUAL modem_type { $$ = tb_modem(px, NULL, &$3); NN($$); }
+	: KW_MODEM eq_modem_type { $$ = tb_modem(px, NULL, &$2); NN($$); }
 	| KW_MODEM LSBRKT modem_types RSBRKT { $$ = $3; }
-	| KW_MODEM EQUAL modem_type LBRKT property_parms_list RBRKT
-		{ $$ = tb_modem(px, NULL, &$3); NN($$); CK(tb_modem_props(px, $$, $5)); }
+	| KW_MODEM eq_modem_type LBRKT property_parms_list RBRKT
+		{ $$ = tb_modem(px, NULL, &$2); NN($$); CK(tb_modem_props(px, $$, $4)); }
 	| KW_MODEM LSBRKT modem_types RSBRKT LBRKT property_parms_list RBRKT
 		{ $$ = $3; CK(tb_modem_props(px, $$, $6)); }
 	;
@@ -943,7 +1091,7 @@ modem_type : KW_V32BIS | KW_V22BIS | KW_V18 | KW_V22 | KW_V32 | KW_V34 | KW_V90 
 	| KW_SYNCH_ISDN | SAFE ;
 
 mux_descriptor
-	: KW_MUX EQUAL mux_type termination_id_braced { $$ = tb_mux(px, &$3, $4); NN($$); }
+	: KW_MUX eq_mux_type termination_id_braced { $$ = tb_mux(px, &$2, $3); NN($$); }
 	;
 
 mux_type : KW_H221 | KW_H223 | KW_H226 | KW_V76 | KW_NX64K | SAFE ;
@@ -954,6 +1102,10 @@ events_descriptor
 	: KW_EVENTS                 { $$ = tb_events(px, NULL, NULL, 0); NN($$); }
 	| KW_EVENTS EQUAL SAFE LBRKT requested_events RBRKT
 		{ $$ = tb_events(px, &$3, $5, 0); NN($$); }
+	| KW_EVENTS EQ_SAFE LBRKT requested_events RBRKT
+		{ $$ = tb_events(px, &$2, $4, 0); NN($$); }
+	| KW_EVENTS EQ_SAFE_LB requested_events RBRKT
+		{ $$ = tb_events(px, &$2, $3, 0); NN($$); }
 	;
 
 requested_events
@@ -978,6 +1130,7 @@ event_param
 	| KW_DIGIT_MAP EQUAL LBRKT DIGITMAP_BODY RBRKT
 		{ ITEM($$, TI_EVENT_DM, NULL, 0, $1.off); $$->p = tb_event_dm(px, NULL, &$4); NN($$->p); }
 	| KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
 	| KW_NEVER_NOTIFY           { ITEM($$, TI_NEVER_NOTIFY, NULL, 0, $1.off); }
 	| KW_NOTIFY_IMMEDIATE       { ITEM($$, TI_NOTIFY_IMMEDIATE, NULL, 0, $1.off); }
@@ -998,6 +1151,10 @@ embed_first
 	: KW_EVENTS                 { $$ = tb_events(px, NULL, NULL, 1); NN($$); }
 	| KW_EVENTS EQUAL SAFE LBRKT requested_events RBRKT
 		{ $$ = tb_events(px, &$3, $5, 1); NN($$); }
+	| KW_EVENTS EQ_SAFE LBRKT requested_events RBRKT
+		{ $$ = tb_events(px, &$2, $4, 1); NN($$); }
+	| KW_EVENTS EQ_SAFE_LB requested_events RBRKT
+		{ $$ = tb_events(px, &$2, $3, 1); NN($$); }
 	;
 
 /* ---- signals ----------------------------------------------------------- */
@@ -1017,6 +1174,10 @@ signal_parm
 	: signal_request            { ITEM($$, 0, NULL, 0, 0); $$->p = tb_signal_request(px, $1); NN($$->p); }
 	| KW_SIGNAL_LIST EQUAL SAFE LBRKT signal_requests RBRKT
 		{ ITEM($$, 0, NULL, 0, $1.off); $$->p = tb_seq_sig_list(px, &$3, $5); NN($$->p); }
+	| KW_SIGNAL_LIST EQ_SAFE LBRKT signal_requests RBRKT
+		{ ITEM($$, 0, NULL, 0, $1.off); $$->p = tb_seq_sig_list(px, &$2, $4); NN($$->p); }
+	| KW_SIGNAL_LIST EQ_SAFE_LB signal_requests RBRKT
+		{ ITEM($$, 0, NULL, 0, $1.off); $$->p = tb_seq_sig_list(px, &$2, $3); NN($$->p); }
 	;
 
 signal_requests
@@ -1036,14 +1197,18 @@ sig_params
 
 sig_param
 	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| KW_SIGNAL_TYPE EQUAL signal_type_kw { ITEM($$, TI_SIGNAL_TYPE, NULL, $3.kw, $1.off); }
 	| KW_DURATION EQUAL SAFE    { ITEM($$, TI_DURATION, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_DURATION EQ_SAFE    { ITEM($$, TI_DURATION, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
 	| KW_NOTIFY_COMPLETION EQUAL LBRKT reasons RBRKT { ITEM($$, TI_NOTIFY_COMPLETION, $4, 0, $1.off); }
 	| KW_KEEP_ACTIVE            { ITEM($$, TI_KEEP_ACTIVE, NULL, 0, $1.off); }
 	| KW_DIRECTION EQUAL direction_kw { ITEM($$, TI_DIRECTION, NULL, $3.kw, $1.off); }
 	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $3.off); CK(tb_request_id(px, &$3, &$$->n)); }
+	| KW_REQUEST_ID EQ_SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $2.off); CK(tb_request_id(px, &$2, &$$->n)); }
 	| KW_INTSIG_DELAY EQUAL SAFE { ITEM($$, TI_INTSIG_DELAY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_INTSIG_DELAY EQ_SAFE { ITEM($$, TI_INTSIG_DELAY, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	;
 
 signal_type_kw : KW_ON_OFF | KW_TIME_OUT | KW_BRIEF ;
@@ -1062,6 +1227,10 @@ reason_kw : KW_TIME_OUT | KW_INTERRUPT_BY_EVENT | KW_INTERRUPT_BY_NEW_SIGNALS_DE
 observed_events_descriptor
 	: KW_OBSERVED_EVENTS EQUAL SAFE LBRKT observed_events RBRKT
 		{ $$ = tb_observed_events(px, &$3, $5); NN($$); }
+	| KW_OBSERVED_EVENTS EQ_SAFE LBRKT observed_events RBRKT
+		{ $$ = tb_observed_events(px, &$2, $4); NN($$); }
+	| KW_OBSERVED_EVENTS EQ_SAFE_LB observed_events RBRKT
+		{ $$ = tb_observed_events(px, &$2, $3); NN($$); }
 	;
 
 observed_events
@@ -1087,6 +1256,7 @@ oe_params
 
 oe_param
 	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
 	;
 
@@ -1125,6 +1295,7 @@ stat_params
 stat_param
 	: SAFE                      { $$ = tb_stat(px, &$1, NULL); NN($$); }
 	| SAFE EQUAL SAFE           { $$ = tb_stat(px, &$1, tb_prop_value(px, 0, &$3)); NN($$); }
+	| SAFE EQ_SAFE           { $$ = tb_stat(px, &$1, tb_prop_value(px, 0, &$2)); NN($$); }
 	| SAFE EQUAL QSTRING        { $$ = tb_stat(px, &$1, tb_prop_value(px, 0, &$3)); NN($$); }
 	| SAFE EQUAL kw_word        { $$ = tb_stat(px, &$1, tb_prop_value(px, 0, &$3)); NN($$); }
 	| SAFE LSBRKT value_list RSBRKT { $$ = tb_stat(px, &$1, $3); NN($$); }
@@ -1159,16 +1330,26 @@ audit_item
 	| KW_MEDIA LBRKT ia_media_parms RBRKT { ITEM($$, TI_IA_MEDIA, $3, 0, $1.off); CK(tb_ia_media_done(px, $3)); }
 	| KW_EVENTS LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, NULL, &$3); NN($$->p); }
 	| KW_EVENTS EQUAL SAFE LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, &$3, &$5); NN($$->p); }
+	| KW_EVENTS EQ_SAFE LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, &$2, &$4); NN($$->p); }
+	| KW_EVENTS EQ_SAFE_LB SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, &$2, &$3); NN($$->p); }
 	| KW_SIGNALS LBRKT RBRKT    { ITEM($$, TI_IA_SIGNALS, NULL, 0, $1.off); }
 	| KW_SIGNALS LBRKT ia_signal_request RBRKT { ITEM($$, TI_IA_SIGNALS, $3, 0, $1.off); }
 	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQUAL SAFE RBRKT
 		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$5, NULL); NN($$->p); }
+	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQ_SAFE RBRKT
+		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$4, NULL); NN($$->p); }
 	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQUAL SAFE LBRKT ia_signal_request RBRKT RBRKT
 		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$5, $7); NN($$->p); }
+	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQ_SAFE LBRKT ia_signal_request RBRKT RBRKT
+		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$4, $6); NN($$->p); }
+	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQ_SAFE_LB ia_signal_request RBRKT RBRKT
+		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$4, $5); NN($$->p); }
 	| KW_DIGIT_MAP EQUAL word   { ITEM($$, TI_IA_DIGITMAP, NULL, 0, $1.off); $$->p = tb_ia_digit_map(px, &$3); NN($$->p); }
 	| KW_EVENT_BUFFER LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, $1.off); $$->p = tb_ia_event_buffer(px, &$3, NULL); NN($$->p); }
 	| KW_EVENT_BUFFER LBRKT SAFE LBRKT KW_STREAM EQUAL SAFE RBRKT RBRKT
 		{ ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, $1.off); $$->p = tb_ia_event_buffer(px, &$3, &$7); NN($$->p); }
+	| KW_EVENT_BUFFER LBRKT SAFE LBRKT KW_STREAM EQ_SAFE RBRKT RBRKT
+		{ ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, $1.off); $$->p = tb_ia_event_buffer(px, &$3, &$6); NN($$->p); }
 	| KW_STATS LBRKT SAFE RBRKT { ITEM($$, TI_IA_STATS, NULL, 0, $1.off); $$->p = tb_ia_stats(px, &$3); NN($$->p); }
 	| KW_PACKAGES LBRKT SAFE RBRKT { ITEM($$, TI_IA_PACKAGES, NULL, 0, $1.off); $$->p = tb_ia_packages(px, &$3); NN($$->p); }
 	;
@@ -1182,6 +1363,10 @@ ia_media_parm
 	: ia_stream_parm            { $$ = $1; }
 	| KW_STREAM EQUAL SAFE LBRKT ia_stream_parms RBRKT
 		{ ITEM($$, TI_STREAM, $5, 0, $1.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE LBRKT ia_stream_parms RBRKT
+		{ ITEM($$, TI_STREAM, $4, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE_LB ia_stream_parms RBRKT
+		{ ITEM($$, TI_STREAM, $3, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| KW_TERMINATION_STATE LBRKT ia_ts_parms RBRKT { ITEM($$, TI_TERMSTATE, $3, 0, $1.off); }
 	;
 
@@ -1236,7 +1421,9 @@ ia_sig_params
 
 ia_sig_param
 	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $3.off); CK(tb_request_id(px, &$3, &$$->n)); }
+	| KW_REQUEST_ID EQ_SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $2.off); CK(tb_request_id(px, &$2, &$$->n)); }
 	;
 
 /* ---- service change ---------------------------------------------------- */
@@ -1251,13 +1438,16 @@ sc_parms
 	;
 
 sc_parm
-	: KW_METHOD EQUAL sc_method_kw { ITEM($$, TI_SC_METHOD, NULL, $3.kw, $1.off); $$->tok = $3; }
-	| KW_REASON EQUAL value     { ITEM($$, TI_SC_REASON, NULL, 0, $1.off); $$->tok = $3; }
+	: KW_METHOD eq_sc_method { ITEM($$, TI_SC_METHOD, NULL, $2.kw, $1.off); $$->tok = $2; }
+	| KW_REASON eq_value     { ITEM($$, TI_SC_REASON, NULL, 0, $1.off); $$->tok = $2; }
 	| KW_DELAY EQUAL SAFE       { ITEM($$, TI_SC_DELAY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 4294967295u, &$$->n)); }
+	| KW_DELAY EQ_SAFE       { ITEM($$, TI_SC_DELAY, NULL, 0, $2.off); CK(tb_uint(px, &$2, 4294967295u, &$$->n)); }
 	| KW_SERVICE_CHANGE_ADDRESS EQUAL MID { ITEM($$, TI_SC_ADDRESS, NULL, 0, $3.off); $$->tok = $3; }
 	| KW_MGC_ID EQUAL MID       { ITEM($$, TI_SC_MGCID, NULL, 0, $3.off); $$->tok = $3; }
 	| KW_PROFILE EQUAL SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, $3.off); $$->tok = $3; }
+	| KW_PROFILE EQ_SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, $2.off); $$->tok = $2; }
 	| KW_VERSION EQUAL SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, $3.off); CK(tb_uint(px, &$3, 99, &$$->n)); }
+	| KW_VERSION EQ_SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, $2.off); CK(tb_uint(px, &$2, 99, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_SC_EXTENSION, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
 	| SAFE                      { ITEM($$, TI_SC_TIMESTAMP, NULL, 0, $1.off); $$->tok = $1; }
 	| KW_SERVICE_CHANGE_INCOMPLETE { ITEM($$, TI_SC_INCOMPLETE, NULL, 0, $1.off); }
@@ -1278,7 +1468,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, text_parse *px)
 	enum { MAX_EXPECTED = 4 };
 	yysymbol_kind_t exp[YYNTOKENS];
 	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
-	const text_loc *loc = &px->lloc;
+	/* The joined tokens only stand in for '=' and what follows; '=' is listed wherever they are. */
+	int kept = 0;
+	for (int i = 0; i < n; i++)
+		if (exp[i] != YYSYMBOL_EQ_SAFE && exp[i] != YYSYMBOL_EQ_SAFE_LB)
+			exp[kept++] = exp[i];
+	if (n > 0)
+		n = kept;
+	const text_tok *found = &px->last->tok;
 	char want[112] = "";
 	size_t w = 0;
 	for (int i = 0; i < n && i < MAX_EXPECTED && w < sizeof want; i++)
@@ -1288,15 +1485,18 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, text_parse *px)
 		snprintf(want + w, sizeof want - w, " or one of %d other tokens", n - MAX_EXPECTED);
 	if (n <= 0)
 		snprintf(want, sizeof want, "nothing more");
-	/* The offending token, so that text_error_context finds the brace it is in. */
+	/*
+	 * The offending token, so that text_error_context finds the brace it is
+	 * in: the last one read, or (no lookahead) the one after it.
+	 */
 	yysymbol_kind_t la = yypcontext_token(ctx);
-	px->err_ntok = la == YYSYMBOL_YYEMPTY ? px->ntok + 1 : px->ntok;
+	px->err_last = *found;
+	px->err_replay = la == YYSYMBOL_YYEMPTY ? 2 : 1;
 	if (la == YYSYMBOL_YYEOF)
 		tb_fail(px, MEGACO_ERR_SYNTAX, px->len, "found the end of the message where %s was expected",
 		        want);
 	else
-		tb_fail(px, MEGACO_ERR_SYNTAX, loc->first, "found '%.*s' where %s was expected",
-		        (int)(loc->last - loc->first > 32 ? 32 : loc->last - loc->first),
-		        (const char *)px->in + loc->first, want);
+		tb_fail(px, MEGACO_ERR_SYNTAX, found->off, "found '%.*s' where %s was expected",
+		        (int)(found->len > 32 ? 32 : found->len), (const char *)px->in + found->off, want);
 	return 0;
 }

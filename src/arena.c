@@ -98,12 +98,32 @@ static void *alloc_raw(megaco_arena *a, size_t size)
 	return p + HDR;
 }
 
+void *arena_init_first(megaco_arena *a, const megaco_allocator *al, size_t first_size,
+                       size_t size)
+{
+	arena_init(a, al, first_size);
+	return alloc_raw(a, size);
+}
+
 void *arena_alloc_slow(megaco_arena *a, size_t size)
 {
 	void *p = alloc_raw(a, size);
 	if (p)
 		memset(p, 0, size);
 	return p;
+}
+
+/* arena_tail_take() when the newest block's tail is too short: a new block. */
+char *arena_tail_take_slow(megaco_arena *a, size_t min, char **lim)
+{
+	arena_block *b;
+	if (min > SIZE_MAX / 2 || !(b = new_block(a, min))) {
+		a->failed = 1;
+		return NULL;
+	}
+	a->last = NULL;
+	*lim = (char *)b->data + b->size;
+	return (char *)b->data + b->used;
 }
 
 static size_t alloc_size(const void *p)

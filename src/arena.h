@@ -44,6 +44,66 @@ void *arena_realloc(megaco_arena *a, void *ptr, size_t size);
 char *arena_memdup(megaco_arena *a, const void *src, size_t len); /* NUL-terminated */
 
 /*
+ * arena_init(), then a first block holding an allocation of size bytes at
+ * its start, NOT zeroed: a message handle's start without the general slow
+ * path. NULL (a->failed set, no block) when the allocator fails.
+ */
+void *arena_init_first(megaco_arena *a, const megaco_allocator *al, size_t first_size,
+                       size_t size);
+
+/*
+ * memset(p, 0, size) for a size constant at the call, with 16-byte stores:
+ * GCC turns a constant memset of 64 bytes or more into `rep stos`, slow to
+ * start for a node of a hundred bytes. may_alias: the memory is then read as
+ * its own type; aligned(8): arena memory is only as aligned as the caller's
+ * allocator makes it.
+ */
+typedef uint64_t arena_zero_vec __attribute__((vector_size(16), may_alias, aligned(8)));
+
+static inline __attribute__((always_inline)) void arena_zero(void *p, size_t size)
+{
+	unsigned char *q = p;
+	size_t bulk = size & ~(size_t)15;
+#pragma GCC unroll 32
+	for (size_t i = 0; i < bulk; i += 16)
+		*(arena_zero_vec *)(void *)(q + i) = (arena_zero_vec){ 0, 0 };
+	memset(q + bulk, 0, size - bulk);
+}
+
+/*
+ * For a decoder that bump-allocates many small nodes itself (the UPER
+ * reader): the free tail of the newest block, at least min bytes (a new
+ * block when it is shorter), as [returned pointer, *lim). The memory is not
+ * zeroed and carved pieces have no size header, so one that may be passed to
+ * arena_realloc() must carry its own. Until arena_tail_return() gives the
+ * unused rest back (cur: the first byte not carved; NULL: nothing was
+ * taken), the caller makes no other call on the arena. NULL, with
+ * a->failed set, when a needed block cannot be had.
+ */
+char *arena_tail_take_slow(megaco_arena *a, size_t min, char **lim);
+
+static inline char *arena_tail_take(megaco_arena *a, size_t min, char **lim)
+{
+	arena_block *b = a->head;
+	if (__builtin_expect(!b || b->size - b->used < min, 0))
+		return arena_tail_take_slow(a, min, lim);
+	/* What the caller carves lies after the newest allocation, which can
+	 * therefore no longer grow in place. */
+	a->last = NULL;
+	*lim = (char *)b->data + b->size;
+	return (char *)b->data + b->used;
+}
+
+static inline void arena_tail_return(megaco_arena *a, char *cur)
+{
+	arena_block *b = a->head;
+	if (!cur || !b)
+		return;
+	size_t used = ((size_t)(cur - (char *)b->data) + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+	b->used = used < b->size ? used : b->size;
+}
+
+/*
  * A zeroed allocation. The text builder makes dozens of small nodes per
  * message; inlined, the common case is a bounds check and a bump, and the
  * memset of a constant-size node compiles to a few stores.

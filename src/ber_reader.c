@@ -14,6 +14,10 @@
  * The common forms (definite lengths in up to three octets, one-octet
  * tags, members in order) take fast paths that check only what they need;
  * anything else falls back, unchanged, to the general code of its kind.
+ * For MegacoMessage, the same fast paths also exist as one generated
+ * function per SEQUENCE, list and CHOICE, with the member layout as
+ * constants (tools/gen/ber_read_gen.c, used only if these tables match
+ * the ones it was made from); they hand everything else to this code.
  *
  * Every read_* takes the position p of a value and the end lim of what its
  * container leaves it, and returns the position after the value or NULL.
@@ -30,6 +34,7 @@
 #include <sys/types.h>
 
 #include "BIT_STRING.h"
+#include "MegacoMessage.h"
 #include "BOOLEAN.h"
 #include "INTEGER.h"
 #include "NativeInteger.h"
@@ -473,6 +478,33 @@ static rtype *compile(asn_TYPE_descriptor_t *td)
 	return t;
 }
 
+/* td and everything below it compiled, or nothing at all (the tables full). Under compile_lock. */
+static rtype *compile_root(asn_TYPE_descriptor_t *td)
+{
+	unsigned nt = ntypes, nm = nmembers;
+	rtype *t = compile(td);
+	if (!t) {
+		/* Drop the partial tables (the map's entries for them first). */
+		for (unsigned i = nt; i < ntypes; i++)
+			*map_slot(types[i].td) = NULL;
+		ntypes = nt;
+		nmembers = nm;
+	}
+	return t;
+}
+
+/*
+ * The module's own tables: MegacoMessage is compiled before any other root,
+ * so that its types and members sit at the same indices in every process,
+ * those the generated readers were made from. Written under compile_lock
+ * before the first store to last_root, read after compiled() (which loads
+ * last_root with acquire, or takes the lock): no further ordering needed.
+ */
+static unsigned module_ntypes, module_nmembers;
+static int gen_ready; /* the generated readers match the tables (HAVE_BER_GEN) */
+
+static int generated_matches(void);
+
 /* td compiled, once per process and root type; NULL if it does not fit the tables. */
 static const rtype *compiled(asn_TYPE_descriptor_t *td)
 {
@@ -480,17 +512,14 @@ static const rtype *compiled(asn_TYPE_descriptor_t *td)
 	if (LIKELY(t && t->td == td))
 		return t;
 	pthread_mutex_lock(&compile_lock);
-	unsigned nt = ntypes, nm = nmembers;
-	t = compile(td);
-	if (!t) {
-		/* Drop the partial tables (the map's entries for them first). */
-		for (unsigned i = nt; i < ntypes; i++)
-			*map_slot(types[i].td) = NULL;
-		ntypes = nt;
-		nmembers = nm;
-	} else {
-		atomic_store_explicit(&last_root, t, memory_order_release);
+	if (!module_ntypes && compile_root(&asn_DEF_MegacoMessage)) {
+		module_ntypes = ntypes;
+		module_nmembers = nmembers;
+		gen_ready = generated_matches();
 	}
+	t = compile_root(td);
+	if (t)
+		atomic_store_explicit(&last_root, t, memory_order_release);
 	pthread_mutex_unlock(&compile_lock);
 	return t;
 }
@@ -1590,9 +1619,239 @@ static ALWAYS_INLINE pos read_member(reader *r, const rmember *m, void **mslot, 
 	return read_member_slow(r, m, mslot, p, q, tag, lim);
 }
 
-int ber_read(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, size_t len,
-             megaco_arena *arena, unsigned max_depth, size_t *consumed, size_t *fail_at,
-             int *needs_scan)
+/* ---- generated readers (tools/gen/ber_read_gen.c) ---------------------------------------- */
+
+#if defined(MEGACO_BER_READ_GEN) && !defined(BER_READ_GENERATOR)
+#define HAVE_BER_GEN 1
+#endif
+
+#if defined(HAVE_BER_GEN) || defined(BER_READ_GENERATOR)
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x100000001b3u;
+	return h ^ h >> 29;
+}
+
+/*
+ * The module's tables' fingerprint over everything a generated reader takes
+ * as a constant: the generator writes it next to the readers it makes, and
+ * they are used only when the tables built at run time give the same one,
+ * so a stale or foreign output can only cost speed.
+ */
+static uint64_t tables_print(void)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	h = mix(h, module_ntypes);
+	h = mix(h, module_nmembers);
+	for (unsigned i = 0; i < module_ntypes; i++) {
+		const rtype *t = &types[i];
+		h = mix(h, t->kind);
+		h = mix(h, t->one_tag);
+		h = mix(h, t->bit);
+		h = mix(h, t->is_unsigned);
+		h = mix(h, t->no_tags);
+		h = mix(h, t->tag0);
+		h = mix(h, (uint64_t)t->size);
+		h = mix(h, (uint64_t)t->count);
+		h = mix(h, t->m ? (uint64_t)(t->m - members) : ~(uint64_t)0);
+		h = mix(h, (uint64_t)t->pres_offset);
+		h = mix(h, t->pres_size);
+		h = mix(h, t->direct_map);
+		h = mix(h, (uint64_t)t->map_count);
+		for (int j = 0; t->map && j < t->map_count; j++) {
+			h = mix(h, t->map[j].el_tag);
+			h = mix(h, (uint64_t)t->map[j].el_no);
+		}
+	}
+	for (unsigned i = 0; i < module_nmembers; i++) {
+		const rmember *m = &members[i];
+		h = mix(h, (uint64_t)(m->type - types));
+		h = mix(h, m->tag);
+		h = mix(h, (uint64_t)m->offset);
+		h = mix(h, (uint64_t)m->optional);
+		h = mix(h, (uint64_t)m->tag_mode);
+		h = mix(h, m->pointer);
+		h = mix(h, m->kind);
+		h = mix(h, m->fast);
+		h = mix(h, m->special);
+		h = mix(h, m->may_end);
+		h = mix(h, m->empty_ok);
+		h = mix(h, m->idc);
+		h = mix(h, m->plain);
+	}
+	return h;
+}
+#endif
+
+#ifdef HAVE_BER_GEN
+/*
+ * Building blocks of the generated readers. A generated reader is entered
+ * only where the table walk would read the same member with the same
+ * one-octet tag; it takes the common forms with its member layout as
+ * constants, and on anything else calls the table walk's function for
+ * that value or member from where it stands, having changed nothing that
+ * function looks at (a node it allocated is simply found in the slot).
+ * The generated readers pass the count of constructed levels open (what
+ * the table walk keeps in r->depth) as an argument, kept in a register,
+ * and store it into r->depth only before calling into the table walk.
+ */
+
+static ALWAYS_INLINE void *g_node(reader *r, void **slot, size_t size)
+{
+	void *st = *slot;
+	if (!st)
+		st = *slot = node(r, size);
+	return st;
+}
+
+/*
+ * The usual header of a SEQUENCE, list or EXPLICIT tag at p, whose one-octet
+ * tag the caller matched: plain_header() without the level opened.
+ */
+static ALWAYS_INLINE pos g_open(reader *r, pos p, pos lim, size_t *len, unsigned depth)
+{
+	pos q = p + 1;
+	if (UNLIKELY(!(*p & 0x20) || q >= lim || depth >= r->max_depth))
+		return NULL;
+	return get_short_len(q, lim, len);
+}
+
+static ALWAYS_INLINE void g_present(char *st, int offset, int size, int present)
+{
+	char *pp = st + offset;
+	switch (size) {
+	case sizeof(int): *(int *)pp = present; break;
+	case sizeof(short): *(short *)pp = (short)present; break;
+	case sizeof(char): *(char *)pp = (char)present; break;
+	default: break;
+	}
+}
+
+/* read_member()'s F_STRING path with m's numbers as constants. */
+static ALWAYS_INLINE pos g_string(reader *r, const rmember *m, void **slot, pos p, pos lim,
+                                  unsigned depth, ber_tlv_tag_t tag, size_t size)
+{
+	pos q = p + 1;
+	if (LIKELY(!(*p & 0x20) && q < lim && *q < 0x80)) {
+		size_t len = *q;
+		pos v = q + 1;
+		if (LIKELY(len <= (size_t)(lim - v))) {
+			OCTET_STRING_t *st = g_node(r, slot, size);
+			if (!st)
+				return NULL;
+			unsigned char *b = bytes(r, len + 1);
+			if (!b)
+				return NULL;
+			copy_bytes(b, v, len);
+			b[len] = 0;
+			st->buf = b;
+			st->size = (int)len;
+			return v + len;
+		}
+	}
+	r->depth = depth;
+	return read_member_slow(r, m, slot, p, q, tag, lim);
+}
+
+/* read_member()'s F_INT path. */
+static ALWAYS_INLINE pos g_int(reader *r, const rmember *m, void **slot, pos p, pos lim,
+                               unsigned depth, ber_tlv_tag_t tag, int is_unsigned)
+{
+	pos q = p + 1;
+	if (LIKELY(!(*p & 0x20) && q < lim)) {
+		size_t len = *q;
+		pos v = q + 1;
+		if (LIKELY(len - 1 < sizeof(long) && len <= (size_t)(lim - v))) {
+			pos e = v + len;
+			unsigned long l = is_unsigned || !(*v & 0x80) ? 0 : ~0ul;
+			for (; v < e; v++)
+				l = l << 8 | *v;
+			long *out = g_node(r, slot, sizeof *out);
+			if (!out)
+				return NULL;
+			*out = (long)l;
+			return e;
+		}
+	}
+	r->depth = depth;
+	return read_member_slow(r, m, slot, p, q, tag, lim);
+}
+
+/* read_member()'s F_BOOL path. */
+static ALWAYS_INLINE pos g_bool(reader *r, const rmember *m, void **slot, pos p, pos lim,
+                                unsigned depth, ber_tlv_tag_t tag)
+{
+	pos q = p + 1;
+	if (LIKELY(!(*p & 0x20) && q < lim && *q < 0x80)) {
+		size_t len = *q;
+		pos v = q + 1;
+		if (LIKELY(len <= (size_t)(lim - v))) {
+			BOOLEAN_t *out = g_node(r, slot, sizeof *out);
+			if (!out)
+				return NULL;
+			*out = 0;
+			for (size_t i = 0; i < len && !*out; i++)
+				*out = v[i];
+			return v + len;
+		}
+	}
+	r->depth = depth;
+	return read_member_slow(r, m, slot, p, q, tag, lim);
+}
+
+/* A list item whose identifier octet is not the item's own: read_list()'s general step. */
+static NOINLINE pos g_item_slow(reader *r, const rmember *elm, void **slot, pos p, pos lim,
+                                unsigned depth)
+{
+	ber_tlv_tag_t tag;
+	r->depth = depth;
+	pos q = get_tag(r, p, lim, &tag);
+	if (!q)
+		return fail(r, p);
+	if (elm->tag != (ber_tlv_tag_t)-1 && tag != elm->tag)
+		return fail(r, p);
+	return read_member_call(r, elm, slot, p, q, tag, lim);
+}
+
+/* One more item into a list being collected (read_list()'s step). */
+static ALWAYS_INLINE int g_add_item(reader *r, void ***items, void **local, size_t *n,
+                                    size_t *cap, void *item)
+{
+	if (UNLIKELY(*n == *cap)) {
+		if (!(*items = grow_items(r, *items, local, *cap)))
+			return -1;
+		*cap *= 2;
+	}
+	(*items)[(*n)++] = item;
+	return 0;
+}
+
+#include "ber_read_gen.inc"
+#endif
+
+static int generated_matches(void)
+{
+#if defined(HAVE_BER_GEN) && defined(BER_GEN_ROOT)
+	return module_ntypes && tables_print() == BER_GEN_FINGERPRINT;
+#else
+	return 0;
+#endif
+}
+
+int ber_read_mode(void)
+{
+	if (!compiled(&asn_DEF_MegacoMessage))
+		return BER_READ_MODE_DESCRIPTORS;
+#ifdef HAVE_BER_GEN
+	return gen_ready ? BER_READ_MODE_GENERATED : BER_READ_MODE_STALE;
+#else
+	return BER_READ_MODE_TABLES;
+#endif
+}
+
+static int read_message(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf,
+                        size_t len, megaco_arena *arena, unsigned max_depth, size_t *consumed,
+                        size_t *fail_at, int *needs_scan, int walk)
 {
 	if (len == 0) { /* nothing to read (and buf may be NULL) */
 		*needs_scan = 1;
@@ -1621,11 +1880,23 @@ int ber_read(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, s
 		/* The root, as a member of nothing: untagged, its type's own tags. */
 		rmember root = { .type = t, .tag = t->tag0, .kind = t->kind };
 		root.plain = plain_tag(&root);
+#ifdef BER_GEN_ROOT
+		/* The module's root with its own one-octet tag: the generated readers, if they match. */
+		if (!walk && td == &asn_DEF_MegacoMessage && gen_ready && root.plain &&
+		    (buf[0] | 0x20) == BER_GEN_ROOT_IDC) {
+			end = BER_GEN_ROOT(&r, &root, slot, buf, buf + len, 0);
+			goto done;
+		}
+#endif
+		(void)walk;
 		ber_tlv_tag_t tag;
 		pos q = get_tag(&r, buf, buf + len, &tag);
 		if (q)
 			end = read_value(&r, &root, slot, buf, q, tag, buf + len);
 	}
+#ifdef BER_GEN_ROOT
+done:
+#endif
 	*needs_scan = r.needs_scan;
 	if (!end) {
 		*fail_at = r.fail_at ? (size_t)(r.fail_at - buf) : 0;
@@ -1633,4 +1904,18 @@ int ber_read(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, s
 	}
 	*consumed = (size_t)(end - buf);
 	return BER_READ_OK;
+}
+
+int ber_read(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, size_t len,
+             megaco_arena *arena, unsigned max_depth, size_t *consumed, size_t *fail_at,
+             int *needs_scan)
+{
+	return read_message(td, slot, buf, len, arena, max_depth, consumed, fail_at, needs_scan, 0);
+}
+
+int ber_read_tables(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, size_t len,
+                    megaco_arena *arena, unsigned max_depth, size_t *consumed, size_t *fail_at,
+                    int *needs_scan)
+{
+	return read_message(td, slot, buf, len, arena, max_depth, consumed, fail_at, needs_scan, 1);
 }

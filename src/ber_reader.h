@@ -47,4 +47,21 @@ int ber_read(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, s
              megaco_arena *arena, unsigned max_depth, size_t *consumed, size_t *fail_at,
              int *needs_scan);
 
+/*
+ * ber_read() that never uses the generated readers, only the table walk
+ * (for tests comparing the two).
+ */
+int ber_read_tables(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, size_t len,
+                    megaco_arena *arena, unsigned max_depth, size_t *consumed, size_t *fail_at,
+                    int *needs_scan);
+
+/* How ber_read() decodes MegacoMessage. */
+enum {
+	BER_READ_MODE_DESCRIPTORS, /* asn1c's decoder: the tables are too small for the module */
+	BER_READ_MODE_TABLES,      /* the compiled tables; built without generated readers */
+	BER_READ_MODE_GENERATED,   /* the generated readers (tools/gen/ber_read_gen.c) */
+	BER_READ_MODE_STALE,       /* generated readers built in, but from other tables: unused */
+};
+int ber_read_mode(void);
+
 #endif

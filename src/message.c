@@ -35,15 +35,19 @@ megaco_message *message_create(megaco_name_form form, const megaco_options *opts
 {
 	asn1_descriptors_settle();
 	megaco_arena a;
-	arena_init(&a, opts ? opts->allocator : NULL, FIRST_BLOCK);
-	megaco_message *msg = arena_alloc(&a, sizeof *msg);
-	MegacoMessage_t *model = msg ? arena_alloc(&a, sizeof *model) : NULL;
-	if (!model) {
-		arena_reset_blocks(&a);
+	/* The handle and the model in one allocation, the one that makes the
+	 * first block. The handle's fields are all set below; the model must
+	 * start zeroed. */
+	struct handle_and_model {
+		megaco_message msg;
+		MegacoMessage_t model;
+	} *both = arena_init_first(&a, opts ? opts->allocator : NULL, FIRST_BLOCK, sizeof *both);
+	if (!both)
 		return NULL;
-	}
+	arena_zero(&both->model, sizeof both->model);
+	megaco_message *msg = &both->msg;
 	msg->arena = a;
-	msg->model = model;
+	msg->model = &both->model;
 	msg->form = form;
 	return msg;
 }

@@ -57,22 +57,29 @@ int tb_fail(text_parse *px, int code, size_t off, const char *fmt, ...)
  * Nodes and strings are carved from arena chunks: a bump of a pointer instead
  * of an arena call (and its size header) per node. Carved memory has no
  * header, which nothing needs: asn1c reallocates only SEQUENCE OF arrays, and
- * those are arena allocations of their own (grow_list).
+ * those carry a header of their own (add()).
  */
 #define CARVE_ALIGN 16u
-#define CARVE_CHUNK 2048u
+/* 3072: most corpus messages carve one chunk, and it still fits in the arena's
+ * first block (message.c) beside the scanner's and parser's allocations. */
+#define CARVE_CHUNK 3072u
 
-/* A new chunk (or a big piece of its own); n is rounded; zeroed if zero. */
-static void *carve_slow(text_parse *px, size_t n, int zero)
+/* A new chunk (the rest of the old one is left unused); nonzero: no memory. */
+static __attribute__((cold, noinline)) int new_chunk(text_parse *px)
 {
-	void *p;
-	if (n > CARVE_CHUNK / 4) {
-		p = arena_realloc(px->A, NULL, n); /* big: an allocation of its own, the chunk stays */
-	} else if ((p = arena_realloc(px->A, NULL, CARVE_CHUNK)) != NULL) {
-		/* arena_realloc(NULL): the arena's allocation without zeroing, done per node instead */
-		px->carve = (unsigned char *)p + n;
-		px->carve_end = (unsigned char *)p + CARVE_CHUNK;
-	}
+	/* arena_realloc(NULL): the arena's allocation without zeroing, done per node instead */
+	unsigned char *p = arena_realloc(px->A, NULL, CARVE_CHUNK);
+	if (!p)
+		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
+	px->carve = p;
+	px->carve_end = p + CARVE_CHUNK;
+	return 0;
+}
+
+/* A big piece (n rounded): an allocation of its own, the chunk stays. */
+static __attribute__((cold, noinline)) void *carve_big(text_parse *px, size_t n, int zero)
+{
+	void *p = arena_realloc(px->A, NULL, n);
 	if (!p)
 		tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
 	else if (zero)
@@ -80,26 +87,82 @@ static void *carve_slow(text_parse *px, size_t n, int zero)
 	return p;
 }
 
+/* always_inline: the carving helpers are a few instructions once a constant
+ * size folds them (zero_carved's switch only then), and gcc's size estimate
+ * of the unfolded body would keep them out of line. */
+#define CARVE_INLINE static inline __attribute__((always_inline))
+
 #define CARVE_ROUND(n) (((n) + CARVE_ALIGN - 1) & ~(size_t)(CARVE_ALIGN - 1))
 
 /* n bytes, not zeroed, aligned for any node. */
-static inline void *carve(text_parse *px, size_t n)
+CARVE_INLINE void *carve(text_parse *px, size_t n)
 {
+	if (CARVE_ROUND(n) > CARVE_CHUNK / 4)
+		return carve_big(px, CARVE_ROUND(n), 0);
+	/* both NULL at first */
+	if ((uintptr_t)px->carve_end - (uintptr_t)px->carve < CARVE_ROUND(n) && new_chunk(px))
+		return NULL;
 	unsigned char *p = px->carve;
-	if ((uintptr_t)px->carve_end - (uintptr_t)p < CARVE_ROUND(n)) /* both NULL at first */
-		return carve_slow(px, CARVE_ROUND(n), 0);
 	px->carve = p + CARVE_ROUND(n);
 	return p;
 }
 
-/* n zeroed bytes; a node's constant size makes the memset a few stores. */
-static inline void *tb_new(text_parse *px, size_t n)
+/*
+ * Sixteen bytes moved as one value (GNU vector extension, gcc and clang):
+ * node zeroing and short string copies. The element type is unsigned char,
+ * so the accesses may alias any node.
+ */
+typedef unsigned char vec16 __attribute__((vector_size(16)));
+
+/*
+ * Zeroes a carved piece with one aligned 16-byte store per 16 bytes (pieces
+ * are CARVE_ALIGN-aligned and rounded). A plain memset of a node's size
+ * becomes `rep stos` for the larger nodes (Transaction_t, CommandRequest_t,
+ * asn1c's structs being large): slow to start for a hundred-odd bytes, and
+ * the largest single cost of the builder.
+ */
+
+CARVE_INLINE void zero_carved(unsigned char *p, size_t rounded)
 {
+	/* Written out (a loop would be turned back into memset): the size is a
+	 * constant at every call, so only the stores it needs remain. */
+	vec16 *v = (vec16 *)(void *)p;
+	switch (rounded / 16) {
+	default: memset(p, 0, rounded); break;
+	case 20: v[19] = (vec16){0}; /* fall through */
+	case 19: v[18] = (vec16){0}; /* fall through */
+	case 18: v[17] = (vec16){0}; /* fall through */
+	case 17: v[16] = (vec16){0}; /* fall through */
+	case 16: v[15] = (vec16){0}; /* fall through */
+	case 15: v[14] = (vec16){0}; /* fall through */
+	case 14: v[13] = (vec16){0}; /* fall through */
+	case 13: v[12] = (vec16){0}; /* fall through */
+	case 12: v[11] = (vec16){0}; /* fall through */
+	case 11: v[10] = (vec16){0}; /* fall through */
+	case 10: v[9] = (vec16){0}; /* fall through */
+	case 9: v[8] = (vec16){0}; /* fall through */
+	case 8: v[7] = (vec16){0}; /* fall through */
+	case 7: v[6] = (vec16){0}; /* fall through */
+	case 6: v[5] = (vec16){0}; /* fall through */
+	case 5: v[4] = (vec16){0}; /* fall through */
+	case 4: v[3] = (vec16){0}; /* fall through */
+	case 3: v[2] = (vec16){0}; /* fall through */
+	case 2: v[1] = (vec16){0}; /* fall through */
+	case 1: v[0] = (vec16){0}; /* fall through */
+	case 0: break;
+	}
+}
+
+/* n zeroed bytes; a node's constant size unrolls the zeroing into a few stores. */
+CARVE_INLINE void *tb_new(text_parse *px, size_t n)
+{
+	if (CARVE_ROUND(n) > CARVE_CHUNK / 4)
+		return carve_big(px, CARVE_ROUND(n), 1);
+	if ((uintptr_t)px->carve_end - (uintptr_t)px->carve < CARVE_ROUND(n) && new_chunk(px))
+		return NULL;
 	unsigned char *p = px->carve;
-	if ((uintptr_t)px->carve_end - (uintptr_t)p < CARVE_ROUND(n)) /* both NULL at first */
-		return carve_slow(px, CARVE_ROUND(n), 1);
 	px->carve = p + CARVE_ROUND(n);
-	memset(p, 0, n);
+	zero_carved(p, CARVE_ROUND(n));
 	return p;
 }
 
@@ -132,11 +195,18 @@ static inline int add(text_parse *px, void *list, void *item)
 			if (grow_list(px, l))
 				return -1;
 		} else {
-			/* most lists stop here: arena_alloc's inlined fast path */
-			void **a = arena_alloc(px->A, 4 * sizeof *a);
-			if (!a)
-				return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
-			l->array = a;
+			/*
+			 * Most lists stop here. The first 4 slots are carved like a node,
+			 * behind the size header arena.h puts before every allocation, so
+			 * arena_realloc() (grow_list(), or asn_sequence_add() on the model
+			 * later) copies them when the list grows.
+			 */
+			size_t bytes = 4 * sizeof(void *);
+			unsigned char *p = tb_new(px, ARENA_HDR + 4 * sizeof(void *));
+			if (!p)
+				return -1;
+			memcpy(p, &bytes, sizeof bytes);
+			l->array = (void **)(void *)(p + ARENA_HDR);
 			l->size = 4;
 		}
 	}
@@ -144,20 +214,58 @@ static inline int add(text_parse *px, void *list, void *item)
 	return 0;
 }
 
+/*
+ * memcpy for the short strings of a message (names, IDs, SDP lines): two
+ * overlapping loads and stores instead of a library call, reading only the n
+ * source bytes. Longer ones go to memcpy.
+ */
+CARVE_INLINE void copy_short(unsigned char *d, const char *s, size_t n)
+{
+	if (n >= 8) {
+		if (n > 16) {
+			if (n > 32) {
+				memcpy(d, s, n);
+				return;
+			}
+			vec16 a, b;
+			memcpy(&a, s, 16);
+			memcpy(&b, s + n - 16, 16);
+			memcpy(d, &a, 16);
+			memcpy(d + n - 16, &b, 16);
+			return;
+		}
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n) {
+		d[0] = (unsigned char)s[0];
+		d[n / 2] = (unsigned char)s[n / 2];
+		d[n - 1] = (unsigned char)s[n - 1];
+	}
+}
+
 /* A NUL-terminated copy, as asn1c's own decoders leave OCTET STRINGs. */
-static int set_os(text_parse *px, OCTET_STRING_t *os, const char *s, size_t n)
+CARVE_INLINE int set_os(text_parse *px, OCTET_STRING_t *os, const char *s, size_t n)
 {
 	uint8_t *b = n < SIZE_MAX - CARVE_ALIGN ? carve(px, n + 1) : NULL;
 	if (!b)
 		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
-	memcpy(b, s, n);
+	copy_short(b, s, n);
 	b[n] = 0;
 	os->buf = b;
 	os->size = n;
 	return 0;
 }
 
-static int set_tok(text_parse *px, OCTET_STRING_t *os, const text_tok *t)
+CARVE_INLINE int set_tok(text_parse *px, OCTET_STRING_t *os, const text_tok *t)
 {
 	return set_os(px, os, TXT(px, t), t->len);
 }
@@ -262,7 +370,7 @@ int tb_buffer_off(text_parse *px, const text_tok *t)
 	return ci_eq(TXT(px, t), t->len, "OFF") ? 0 : syntax(px, t, "OFF or LockStep");
 }
 
-static long *new_long(text_parse *px, long v)
+CARVE_INLINE long *new_long(text_parse *px, long v)
 {
 	long *p = NEW(px, long);
 	if (p)
@@ -270,7 +378,7 @@ static long *new_long(text_parse *px, long v)
 	return p;
 }
 
-static unsigned long *new_ulong(text_parse *px, unsigned long v)
+CARVE_INLINE unsigned long *new_ulong(text_parse *px, unsigned long v)
 {
 	unsigned long *p = NEW(px, unsigned long);
 	if (p)
@@ -278,7 +386,7 @@ static unsigned long *new_ulong(text_parse *px, unsigned long v)
 	return p;
 }
 
-static int *new_int(text_parse *px, int v)
+CARVE_INLINE int *new_int(text_parse *px, int v)
 {
 	int *p = NEW(px, int);
 	if (p)
@@ -368,13 +476,63 @@ static int parse_port(text_parse *px, const char *s, size_t n, size_t off, mid_p
 	return 0;
 }
 
+/*
+ * The usual mId, [a.b.c.d] (then nothing or :port), in one pass from just
+ * after the '[': the closing ']', or NULL to take the general path. Digits
+ * and dots up to the ']' leave that path nothing to reject, so it would find
+ * the same bytes. checked: bounds-check the reads (0: the caller knows
+ * [p, p + 16) is in the token, the most a valid address reads).
+ */
+CARVE_INLINE const unsigned char *dotted_quad(const unsigned char *p, const unsigned char *e,
+                                              int checked, uint8_t addr[4])
+{
+	for (int i = 0; i < 4; i++) {
+		/* 1 to 3 digits and the separator */
+		unsigned v, d;
+		if ((checked && e - p < 2) || (v = (unsigned)p[0] - '0') > 9)
+			return NULL;
+		if ((d = (unsigned)p[1] - '0') <= 9) {
+			v = v * 10 + d;
+			if (checked && e - p < 3)
+				return NULL;
+			if ((d = (unsigned)p[2] - '0') <= 9) {
+				v = v * 10 + d;
+				if (checked && e - p < 4)
+					return NULL;
+				p++;
+			}
+			p++;
+		}
+		p++;
+		if (v > 255 || *p != (i < 3 ? '.' : ']'))
+			return NULL;
+		addr[i] = (uint8_t)v;
+		p++;
+	}
+	return p - 1;
+}
+
 static int parse_mid(text_parse *px, const text_tok *t, int allow_port, mid_parts *m)
 {
 	const char *s = TXT(px, t);
 	size_t n = t->len;
 	memset(m, 0, sizeof *m);
 	if (s[0] == '[' || s[0] == '<') {
-		const char *close = memchr(s, s[0] == '[' ? ']' : '>', n);
+		const char *close = NULL;
+		if (s[0] == '[') {
+			/* s + 17 is in the token: the reads need no bounds checks. */
+			const unsigned char *p = (const unsigned char *)s + 1;
+			const unsigned char *e = (const unsigned char *)s + n;
+			const unsigned char *q = n >= 17 ? dotted_quad(p, e, 0, m->addr)
+			                                 : dotted_quad(p, e, 1, m->addr);
+			close = (const char *)q;
+			if (close) {
+				m->kind = MID_IP4;
+				m->addr_len = 4;
+			}
+		}
+		if (!close)
+			close = memchr(s, s[0] == '[' ? ']' : '>', n);
 		if (!close)
 			return syntax(px, t, "an mId");
 		size_t in_len = (size_t)(close - s) - 1;
@@ -391,6 +549,8 @@ static int parse_mid(text_parse *px, const text_tok *t, int allow_port, mid_part
 				return syntax(px, t, "a domain name");
 			return 0;
 		}
+		if (m->kind == MID_IP4)
+			return 0;
 		char buf[64];
 		if (in_len == 0 || in_len >= sizeof buf)
 			return syntax(px, t, "an IP address");
@@ -461,8 +621,9 @@ static int parse_mid(text_parse *px, const text_tok *t, int allow_port, mid_part
 }
 
 /* MId and ServiceChangeAddress share the alternatives' types, not their tags. */
-static int fill_mid(text_parse *px, const mid_parts *m, IP4Address_t *ip4, IP6Address_t *ip6,
-                    DomainName_t *dn, PathName_t *dev, OCTET_STRING_t *mtp)
+static inline int fill_mid(text_parse *px, const mid_parts *m, IP4Address_t *ip4,
+                           IP6Address_t *ip6, DomainName_t *dn, PathName_t *dev,
+                           OCTET_STRING_t *mtp)
 {
 	switch (m->kind) {
 	case MID_IP4:
@@ -528,8 +689,23 @@ static ServiceChangeAddress_t *build_sc_address(text_parse *px, const text_tok *
 int tb_version(text_parse *px, const text_tok *version)
 {
 	const char *s = TXT(px, version);
-	const char *slash = memchr(s, '/', version->len);
-	size_t vlen = version->len - (size_t)(slash - s) - 1;
+	/*
+	 * The scanner's VERSION token starts MEGACO/ or !/: look there first. For
+	 * the first, whether s[0..5] hold no '/' is one zero-byte test on them
+	 * xor '/' (the two bytes not loaded become 0x2f: no false zero).
+	 */
+	size_t at = 0;
+	if (version->len > 6 && s[6] == '/') {
+		uint64_t x = 0;
+		memcpy(&x, s, 6);
+		x ^= 0x2F2F2F2F2F2F2F2Fu;
+		if (!((x - 0x0101010101010101u) & ~x & 0x8080808080808080u))
+			at = 6;
+	}
+	while (at < version->len && s[at] != '/')
+		at++;
+	size_t vlen = at < version->len ? version->len - at - 1 : 0;
+	const char *slash = s + at;
 	unsigned long v;
 	if (vlen == 0 || vlen > 2)
 		return tb_fail(px, vlen ? MEGACO_ERR_VERSION : MEGACO_ERR_SYNTAX, version->off,
@@ -595,6 +771,22 @@ static int parse_segment(text_parse *px, const text_tok *t, unsigned long *id, l
 {
 	text_tok p[3];
 	int n;
+	if (!need_seg) {
+		/* Mostly a plain id: digits only. A '/' (or anything else) stops the
+		 * loop, and then the token goes the general way below. */
+		const char *s = TXT(px, t);
+		unsigned long v = 0;
+		unsigned d;
+		size_t i = 0;
+		while (i < t->len && i < 9 && (d = (unsigned)(unsigned char)s[i] - '0') <= 9) {
+			v = v * 10 + d;
+			i++;
+		}
+		if (i == t->len && i > 0) {
+			*id = v;
+			return 0;
+		}
+	}
 	if (split_slash(px, t, p, &n) || parse_uint(px, TXT(px, &p[0]), p[0].len, p[0].off,
 	                                                 4294967295u, id))
 		return -1;
@@ -696,7 +888,13 @@ tb_list *tb_ack_list(text_parse *px, tb_list *l, const text_tok *t)
 	if (!a)
 		return NULL;
 	const char *s = TXT(px, t);
-	const char *dash = memchr(s, '-', t->len);
+	const char *dash = NULL;
+	for (size_t i = 0; i < t->len; i++) { /* a few digits: no call for memchr */
+		if (s[i] == '-') {
+			dash = s + i;
+			break;
+		}
+	}
 	size_t n1 = dash ? (size_t)(dash - s) : t->len;
 	if (parse_uint(px, s, n1, t->off, 4294967295u, &a->firstAck))
 		return NULL;
@@ -734,19 +932,19 @@ tb_list *tb_ctxid_list(text_parse *px, tb_list *l, const text_tok *t)
 	return l;
 }
 
+/* Fills a zeroed TerminationID_t from its token. */
+static int set_term_id(text_parse *px, const text_tok *t, TerminationID_t *tid)
+{
+	/* ROOT is stored upper case, whatever the spelling (docs/model.md). */
+	if (ci_eq(TXT(px, t), t->len, "ROOT"))
+		return set_os(px, &tid->id, "ROOT", 4);
+	return set_tok(px, &tid->id, t);
+}
+
 static TerminationID_t *term_id(text_parse *px, const text_tok *t)
 {
 	TerminationID_t *tid = NEW(px, TerminationID_t);
-	if (!tid)
-		return NULL;
-	/* ROOT is stored upper case, whatever the spelling (docs/model.md). */
-	if (ci_eq(TXT(px, t), t->len, "ROOT")) {
-		if (set_os(px, &tid->id, "ROOT", 4))
-			return NULL;
-	} else if (set_tok(px, &tid->id, t)) {
-		return NULL;
-	}
-	return tid;
+	return tid && !set_term_id(px, t, tid) ? tid : NULL;
 }
 
 tb_list *tb_tid_list(text_parse *px, tb_list *l, const text_tok *t)
@@ -940,12 +1138,11 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 	static const char *const shape = "termination A, termination B, direction [, Stream]";
 	switch (it->kind) {
 	case TI_TOPO_TID: {
-		TerminationID_t *tid = term_id(px, &it->tok);
-		if (!tid)
-			return NULL;
+		/* The terminations are built in place (the request is zeroed). */
 		if (l->aux) { /* second termination of the open triple */
 			tr = l->aux;
-			tr->terminationTo = *tid;
+			if (set_term_id(px, &it->tok, &tr->terminationTo))
+				return NULL;
 			l->aux = NULL;
 			if (add(px, &l->list, tr))
 				return NULL;
@@ -953,9 +1150,8 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 		} else {
 			if (tr && tr->topologyDirection == -1)
 				return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected %s", shape), NULL;
-			if (!(tr = NEW(px, TopologyRequest_t)))
+			if (!(tr = NEW(px, TopologyRequest_t)) || set_term_id(px, &it->tok, &tr->terminationFrom))
 				return NULL;
-			tr->terminationFrom = *tid;
 			l->aux = tr;
 		}
 		return l;
@@ -1410,6 +1606,13 @@ void *tb_sdp(text_parse *px, const text_tok *body)
 		return NULL;
 	const char *s = TXT(px, body), *end = s + body->len;
 	PropertyGroup_t *grp = NULL;
+	/*
+	 * The first CR and backslash at or after the current line, searched for
+	 * again only once a line has passed them (NULL: none left): a body with
+	 * LF line ends and no \} needs one search for each, not one per line.
+	 */
+	const char *cr_at = memchr(s, '\r', body->len);
+	const char *bs_at = memchr(s, '\\', body->len);
 	while (s < end) {
 		while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
 			s++;
@@ -1419,10 +1622,15 @@ void *tb_sdp(text_parse *px, const text_tok *body)
 		const char *eol = memchr(s, '\n', (size_t)(end - s));
 		if (!eol)
 			eol = end;
-		const char *cr = memchr(s, '\r', (size_t)(eol - s));
-		if (cr)
-			eol = cr;
-		const char *eq = memchr(s, '=', (size_t)(eol - s));
+		if (cr_at && cr_at < s)
+			cr_at = memchr(s, '\r', (size_t)(end - s));
+		if (cr_at && cr_at < eol)
+			eol = cr_at;
+		const char *eq = s; /* SDP names are a letter or two: no call */
+		while (eq < eol && *eq != '=')
+			eq++;
+		if (eq == eol)
+			eq = NULL;
 		size_t name_len = eq ? (size_t)(eq - s) : 0;
 		const char *val = eq ? eq + 1 : s;
 		if (!eq || !sdp_name_ok(s, name_len)) {
@@ -1439,8 +1647,10 @@ void *tb_sdp(text_parse *px, const text_tok *body)
 		if (!vb)
 			return NULL;
 		size_t o = 0;
-		if (!memchr(val, '\\', vn)) {
-			memcpy(vb, val, vn);
+		if (bs_at && bs_at < val)
+			bs_at = memchr(val, '\\', (size_t)(end - val));
+		if (!bs_at || bs_at >= eol) {
+			copy_short((unsigned char *)vb, val, vn);
 			o = vn;
 		} else {
 			for (size_t i = 0; i < vn; i++) {
@@ -1957,14 +2167,25 @@ void *tb_seq_sig_list(text_parse *px, const text_tok *id, tb_list *sigs)
 
 /* ---- observed events, event buffer, statistics, packages -------------------------- */
 
+/*
+ * Whether s[0..7] are all ASCII digits, eight bytes at once: a digit is 0x3N
+ * with N + 6 <= 15. Once every high nibble is known to be 3, adding 6 to each
+ * byte carries into its own high nibble (0x3N -> 0x4N) exactly when N > 9,
+ * and never out of the byte.
+ */
+static inline int digits8(const char *s)
+{
+	uint64_t x;
+	memcpy(&x, s, 8);
+	const uint64_t hi = 0xF0F0F0F0F0F0F0F0u, three = 0x3030303030303030u;
+	return (x & hi) == three && ((x + 0x0606060606060606u) & hi) == three;
+}
+
 static int timestamp(text_parse *px, const text_tok *t, TimeNotation_t **out)
 {
 	const char *s = TXT(px, t);
-	if (t->len != 17 || (s[8] != 'T' && s[8] != 't'))
+	if (t->len != 17 || (s[8] != 'T' && s[8] != 't') || !digits8(s) || !digits8(s + 9))
 		return syntax(px, t, "a time stamp yyyymmddThhmmssss");
-	for (int i = 0; i < 17; i++)
-		if (i != 8 && (s[i] < '0' || s[i] > '9'))
-			return syntax(px, t, "a time stamp yyyymmddThhmmssss");
 	TimeNotation_t *tn = NEW(px, TimeNotation_t);
 	if (!tn || set_os(px, &tn->date, s, 8) || set_os(px, &tn->time, s + 9, 8))
 		return -1;

@@ -7,6 +7,10 @@
  *
  * Per token, the parse keeps only the brace depth; an error's context ("while
  * parsing Media ...") comes from scanning the input again once it has failed.
+ * A decode is tried first with the scanner joining "= name" and "= name {"
+ * into one token each (fewer tokens for most messages); if that fails for
+ * any reason but memory, it is decoded again token by token, and that pass
+ * says what the error is (grammar/megaco.y, eq_tids).
  *
  * The global-state scanner keeps its state in flex's static variables, so
  * every use of it runs under nr_lock: one non-reentrant decode at a time in
@@ -52,9 +56,12 @@ static void scan_init(text_scan_state *st, const unsigned char *buf, size_t len,
 }
 
 /*
- * Replays the first err_ntok - 1 tokens, keeping what the parse itself no
- * longer keeps: for each open brace, the construct it belongs to ("al/of {"
- * in a list, else the last keyword, as in Media {).
+ * Replays the tokens before a grammar error's token, keeping what the parse
+ * itself no longer keeps: for each open brace, the construct it belongs to
+ * ("al/of {" in a list, else the last keyword, as in Media {). The replay
+ * stops at err_last, the last token the parser read (found again by its
+ * bytes: no two tokens have the same offset and length), before it or after
+ * it as err_replay says.
  */
 void text_error_context(const text_parse *px, char *out, size_t cap)
 {
@@ -63,7 +70,7 @@ void text_error_context(const text_parse *px, char *out, size_t cap)
 	int prev_kind = 0, prev2_kind = 0;
 	unsigned depth = 0;
 	out[0] = 0;
-	if (!px->err_ntok)
+	if (!px->err_replay)
 		return;
 	megaco_options o;
 	megaco_options_init(&o);
@@ -74,10 +81,12 @@ void text_error_context(const text_parse *px, char *out, size_t cap)
 	if (text_scan_re_open(&st))
 		return;
 	union TEXT_YYSTYPE lval;
-	text_loc lloc;
-	for (unsigned long i = 1; i < px->err_ntok; i++) {
-		int t = text_re_lex(&lval, &lloc, st.scanner);
+	for (;;) {
+		int t = text_re_lex(&lval, st.scanner);
 		if (t <= 0 || t == TEXT_YYerror)
+			break;
+		int at_last = lval.tok.off == px->err_last.off && lval.tok.len == px->err_last.len;
+		if (at_last && px->err_replay == 1)
 			break;
 		if (t == LBRKT || t == LSBRKT) {
 			depth++;
@@ -92,6 +101,8 @@ void text_error_context(const text_parse *px, char *out, size_t cap)
 		prev_tok = lval.tok;
 		if (lval.tok.kw >= 0 && t != SAFE && t != QSTRING)
 			last_kw = lval.tok;
+		if (at_last)
+			break;
 	}
 	text_scan_re_close(&st);
 	if (!depth)
@@ -149,19 +160,19 @@ int text_scan_only(const unsigned char *buf, size_t len, const megaco_options *o
 		return set_error(err, MEGACO_ERR_TOO_LARGE, 0, "text messages are limited to 4 GiB");
 	text_scan_state st;
 	scan_init(&st, buf, len, o);
+	st.join_eq = 1; /* as a decode's first pass scans */
 	union TEXT_YYSTYPE lval;
-	text_loc lloc;
 	int rc, t;
 	if (o->scanner != MEGACO_SCANNER_NON_REENTRANT) {
 		if ((rc = text_scan_re_open(&st)) != 0)
 			return set_error(err, rc, 0, "%s", megaco_strerror(rc));
-		while ((t = text_re_lex(&lval, &lloc, st.scanner)) > 0 && t != TEXT_YYerror)
+		while ((t = text_re_lex(&lval, st.scanner)) > 0 && t != TEXT_YYerror)
 			;
 		text_scan_re_close(&st);
 	} else {
 		pthread_mutex_lock(&nr_lock);
 		if ((rc = text_scan_nr_open(&st)) == 0) {
-			while ((t = text_nr_lex(&lval, &lloc)) > 0 && t != TEXT_YYerror)
+			while ((t = text_nr_lex(&lval)) > 0 && t != TEXT_YYerror)
 				;
 			text_scan_nr_close(&st);
 		}
@@ -184,31 +195,47 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 	if (len > UINT32_MAX - 2)
 		return set_error(err, MEGACO_ERR_TOO_LARGE, 0, "text messages are limited to 4 GiB");
 	text_scan_state st;
-	scan_init(&st, buf, len, o);
-
-	megaco_message *msg = message_create(MEGACO_NAMES_TEXT, o);
-	if (!msg)
-		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
 	text_parse px;
-	memset(&px, 0, offsetof(text_parse, err_text));
-	px.err_text[0] = 0;
-	px.msg = msg;
-	px.A = &msg->arena;
-	px.in = buf;
-	px.len = len;
-	px.scan = &st;
-	px.max_depth = o->max_depth ? o->max_depth : MEGACO_DEPTH_CEILING;
-	if (px.max_depth > MEGACO_DEPTH_CEILING)
-		px.max_depth = MEGACO_DEPTH_CEILING;
+	megaco_message *msg;
+	int rc;
+	/*
+	 * First with the scanner joining "= name" into one token (megaco.y's
+	 * eq_safe), which is what almost every message takes. Whatever makes that
+	 * pass fail, except memory, is decoded again token by token, and that
+	 * pass's error is the one reported: the joined form never has to find or
+	 * word an error itself. A failed allocation is final (a second pass would
+	 * allocate again, with an allocator that has already said no).
+	 */
+	for (int join = 1;; join = 0) {
+		scan_init(&st, buf, len, o);
+		st.join_eq = join;
+		msg = message_create(MEGACO_NAMES_TEXT, o);
+		if (!msg)
+			return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+		memset(&px, 0, offsetof(text_parse, err_text));
+		px.err_text[0] = 0;
+		px.msg = msg;
+		px.A = &msg->arena;
+		px.in = buf;
+		px.len = len;
+		px.scan = &st;
+		px.max_depth = o->max_depth ? o->max_depth : MEGACO_DEPTH_CEILING;
+		if (px.max_depth > MEGACO_DEPTH_CEILING)
+			px.max_depth = MEGACO_DEPTH_CEILING;
 
-	megaco_arena *prev = arena_set_current(&msg->arena);
-	int rc = run(&px, o->scanner != MEGACO_SCANNER_NON_REENTRANT);
-	arena_set_current(prev);
+		megaco_arena *prev = arena_set_current(&msg->arena);
+		rc = run(&px, o->scanner != MEGACO_SCANNER_NON_REENTRANT);
+		arena_set_current(prev);
 
-	if (rc == 0 && !px.err && !st.err && !msg->arena.failed) {
-		*out = msg;
-		clear_error(err);
-		return MEGACO_OK;
+		if (rc == 0 && !px.err && !st.err && !msg->arena.failed) {
+			*out = msg;
+			clear_error(err);
+			return MEGACO_OK;
+		}
+		if (!join || rc < 0 || msg->arena.failed || px.err == MEGACO_ERR_NOMEM ||
+		    (rc == 2 && !px.err))
+			break;
+		megaco_message_free(msg);
 	}
 	int code;
 	size_t off;

@@ -72,12 +72,12 @@ typedef struct text_parse {
 	text_scan_state *scan;
 	void *scanner;           /* scan->scanner once open: the reentrant scanner, NULL: the global one */
 	unsigned depth, max_depth;
-	unsigned long ntok;      /* tokens pulled so far */
-	unsigned long err_ntok;  /* a grammar error's token is the err_ntok-th; 0: none */
+	int err_replay;          /* a grammar error: replay up to err_last, 1 without it, 2 with it */
+	text_tok err_last;       /* the last token the parser read when it found the error */
 	int err;                 /* first error seen by the parser or a builder */
 	size_t err_off;
 	unsigned nitems;         /* items[] used */
-	text_loc lloc;           /* the last token's bytes (the parser keeps no locations) */
+	const union TEXT_YYSTYPE *last; /* the last token's value: its bytes, for errors */
 	unsigned char *carve, *carve_end; /* arena chunk the builders carve nodes from */
 	char err_text[160];      /* from here on: not zeroed per decode */
 	text_item items[TEXT_ITEM_POOL];
@@ -104,7 +104,7 @@ static inline text_item *text_item_new(text_parse *px)
 
 /*
  * "while parsing X (line l, column c): " naming the construct that owns the
- * innermost brace open before the err_ntok-th token, or "". Worked out only
+ * innermost brace open before a grammar error's token (err_replay), or "". Worked out only
  * when an error is reported, by scanning the input again (as PostgreSQL turns
  * byte offsets into lines only for the message): the token pull stays cheap.
  */

@@ -63,6 +63,12 @@ static inline uint64_t text_kw_low(uint64_t v, size_t n)
 	return n >= 8 ? v : v & ((1ull << (8 * n)) - 1);
 }
 
+/* The slot of a folded spelling, from its three words mixed into one. */
+static inline unsigned text_kw_slot_of(uint64_t x)
+{
+	return (unsigned)(((x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ull) >> (64 - TEXT_KW_SLOT_BITS));
+}
+
 /*
  * Folds s[0..n) (1 <= n <= TEXT_KW_MAX_LEN) into w[3] and returns its slot.
  * Reads s in whole 8-byte words: up to 7 bytes past s + n.
@@ -83,8 +89,7 @@ static inline unsigned text_kw_fold(const unsigned char *s, size_t n, uint64_t w
 	w[0] = a;
 	w[1] = b;
 	w[2] = c;
-	uint64_t x = a ^ (b * 0x9E3779B97F4A7C15ull) ^ (c * 0xC2B2AE3D27D4EB4Full);
-	return (unsigned)(((x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ull) >> (64 - TEXT_KW_SLOT_BITS));
+	return text_kw_slot_of(a ^ (b * 0x9E3779B97F4A7C15ull) ^ (c * 0xC2B2AE3D27D4EB4Full));
 }
 
 /*
@@ -96,6 +101,23 @@ static inline int text_keyword_lookup_built(const char *s, size_t n)
 {
 	if (n - 1 >= TEXT_KW_MAX_LEN) /* n == 0 wraps */
 		return -1;
+	if (n <= 8) {
+		/*
+		 * Most words: one word to fold, hash (as text_kw_fold, whose other
+		 * two words are 0) and compare. An entry with the same first word
+		 * is this spelling if it has no second word; a longer one would
+		 * differ in byte n, or (n == 8) have one.
+		 */
+		uint64_t a = text_kw_low(text_kw_load((const unsigned char *)s) | 0x2020202020202020ull, n);
+		for (unsigned i = text_kw_slot_of(a);; i = (i + 1) & (TEXT_KW_SLOTS - 1)) {
+			unsigned k = text_kw_table.slot[i];
+			if (!k)
+				return -1;
+			const text_kw_entry *e = &text_kw_table.entry[k];
+			if (e->w[0] == a && e->w[1] == 0)
+				return e->kw;
+		}
+	}
 	uint64_t w[3];
 	unsigned i = text_kw_fold((const unsigned char *)s, n, w);
 	for (;;) {
@@ -142,22 +164,6 @@ static inline void text_tok_set(text_tok *t, uint32_t off, uint32_t len, int kw,
 #endif
 }
 
-/* Byte offsets, [first, last): 32 bits, as text_tok's (bison copies one per symbol). */
-typedef struct text_loc {
-	uint32_t first, last;
-} text_loc;
-
-/* Sets *l with one 8-byte store, for the same reason as text_tok_set. */
-static inline void text_loc_set(text_loc *l, uint32_t first, uint32_t last)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t v = (uint64_t)first | (uint64_t)last << 32;
-	memcpy(l, &v, sizeof v);
-#else
-	*l = (text_loc){first, last};
-#endif
-}
-
 /* flex's small allocations (scanner, buffer state, buffer stack): a bump pool. */
 typedef struct text_scan_pool {
 	size_t used;
@@ -174,6 +180,7 @@ typedef struct text_scan_state {
 	size_t start;                /* start offset of a multi-rule token */
 	unsigned pending;            /* PEND_* set by keywords, consumed by '{' or '=' */
 	int version_seen;
+	int join_eq;                 /* "= name" and "= name {" as one token each (megaco.y, eq_tids) */
 	int err;                     /* a megaco_status set by the scanner, 0 if none */
 	size_t err_off;
 	const char *err_what;
@@ -192,15 +199,16 @@ union TEXT_YYSTYPE;
 
 /*
  * One scanner generation each: open on st->in/len (copies the input), pull
- * tokens, close. The global-state pair must be used under text_decode.c's
+ * tokens (each token's bytes are in lval->tok, the end of input's too),
+ * close. The global-state pair must be used under text_decode.c's
  * mutex. Open returns 0 or a megaco_status; close is needed only after a
  * successful open.
  */
 int text_scan_re_open(text_scan_state *st);
-int text_re_lex(union TEXT_YYSTYPE *lval, text_loc *lloc, void *scanner);
+int text_re_lex(union TEXT_YYSTYPE *lval, void *scanner);
 void text_scan_re_close(text_scan_state *st);
 int text_scan_nr_open(text_scan_state *st);
-int text_nr_lex(union TEXT_YYSTYPE *lval, text_loc *lloc);
+int text_nr_lex(union TEXT_YYSTYPE *lval);
 void text_scan_nr_close(text_scan_state *st);
 
 #endif

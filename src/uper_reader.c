@@ -323,37 +323,87 @@ static inline int dec(reader *r, const uper_node *n, void **sptr, uper_in *in)
 }
 
 /*
- * Nodes and strings are carved from zeroed arena chunks: one arena_alloc()
- * per kilobyte instead of one per node. They need no size header, as asn1c
- * never reallocates them (SEQUENCE OF arrays, which asn_set_add() does
- * grow, come from arena_alloc() itself).
+ * Nodes and strings are carved from the free tail of the arena's newest
+ * block, which the reader holds as [cur, lim) for the whole decode
+ * (arena_tail_take()): a bump per node, no size headers (asn1c never
+ * reallocates them; SEQUENCE OF arrays, which asn_set_add() does grow, get
+ * one of their own, see carve_array()). The tail is not zeroed: a node is
+ * zeroed as it is carved (alloc_zero(), a few stores for a generated
+ * decoder's constant size), and what the decoder writes in full anyway
+ * (strings, integers) is not zeroed at all. The rare paths that call the
+ * arena itself give the tail back around the call (arena_call_begin/end).
  */
-#define CARVE_CHUNK 2048
+#define CARVE_ALIGN 16 /* sizes are rounded to this, and pieces start aligned as the block */
 
-/*
- * Out of line, and through arena_alloc_slow(): inlined, arena_alloc()'s
- * memset of a constant 2 KB becomes a string store in every generated
- * decoder, slower than the library's memset.
- */
-__attribute__((noinline)) static void *alloc_zero_refill(reader *r, size_t size)
+/* A new tail of at least size bytes: out of line, it may take a new block. */
+__attribute__((noinline)) static void *carve_refill(reader *r, size_t size)
 {
-	if (size > CARVE_CHUNK / 4)
-		return arena_alloc_slow(r->arena, size);
-	char *c = arena_alloc_slow(r->arena, CARVE_CHUNK);
-	if (!c)
+	arena_tail_return(r->arena, r->cur);
+	char *p = arena_tail_take(r->arena, size, &r->lim);
+	if (!p) {
+		r->cur = r->lim = NULL;
 		return NULL;
-	r->cur = c + size;
-	r->lim = c + CARVE_CHUNK;
-	return c;
+	}
+	r->cur = p + size;
+	return p;
 }
 
-static inline void *alloc_zero(reader *r, size_t size)
+/*
+ * size bytes, not zeroed. In the fast path p cannot be NULL (cur < lim);
+ * saying so lets the callers' NULL checks fold away.
+ */
+static ALWAYS_INLINE void *carve(reader *r, size_t size)
 {
-	size = (size + 15) & ~(size_t)15;
+	size = (size + (size == 0) + CARVE_ALIGN - 1) & ~(size_t)(CARVE_ALIGN - 1);
 	if (__builtin_expect((size_t)(r->lim - r->cur) < size, 0))
-		return alloc_zero_refill(r, size);
-	void *p = r->cur;
-	r->cur += size;
+		return carve_refill(r, size);
+	char *p = r->cur;
+	if (!p)
+		__builtin_unreachable();
+	r->cur = p + size;
+	return p;
+}
+
+static ALWAYS_INLINE void *alloc_zero(reader *r, size_t size)
+{
+	char *p;
+	size = (size + (size == 0) + CARVE_ALIGN - 1) & ~(size_t)(CARVE_ALIGN - 1);
+	if (__builtin_expect((size_t)(r->lim - r->cur) < size, 0)) {
+		if (!(p = carve_refill(r, size)))
+			return NULL;
+	} else {
+		p = r->cur;
+		if (!p)
+			__builtin_unreachable();
+		r->cur = p + size;
+	}
+	if (__builtin_constant_p(size))
+		arena_zero(p, size);
+	else
+		memset(p, 0, size);
+	return p;
+}
+
+/* Around a call on the arena itself: the tail goes back, and is taken again. */
+static void arena_call_begin(reader *r)
+{
+	arena_tail_return(r->arena, r->cur);
+	r->cur = r->lim = NULL;
+}
+
+static void arena_call_end(reader *r)
+{
+	char *p = arena_tail_take(r->arena, 0, &r->lim);
+	r->cur = p;
+	if (!p)
+		r->lim = NULL;
+}
+
+static void *reader_realloc(reader *r, void *ptr, size_t size)
+{
+	arena_call_begin(r);
+	void *p = arena_realloc(r->arena, ptr, size);
+	arena_call_end(r);
 	return p;
 }
 
@@ -379,7 +429,7 @@ __attribute__((noinline)) static int get_open_type(reader *r, const uper_node *n
 		uint8_t *buf = NULL;
 		size_t len = 0;
 		for (;;) {
-			uint8_t *p = arena_realloc(r->arena, buf, len + (size_t)chunk + RD_SLACK);
+			uint8_t *p = reader_realloc(r, buf, len + (size_t)chunk + RD_SLACK);
 			if (!p)
 				return UPER_FAIL;
 			buf = p;
@@ -597,10 +647,12 @@ static inline int dec_choice_body(reader *r, const uper_node *n, void **sptr, up
  * (list_grow(), or asn_set_add() on the model later) copies it correctly
  * when it grows.
  */
-static inline void **carve_array(reader *r, size_t n)
+static ALWAYS_INLINE void **carve_array(reader *r, size_t n)
 {
 	size_t bytes = n * sizeof(void *);
-	char *p = alloc_zero(r, ARENA_HDR + bytes);
+	/* Not zeroed: slots at count and above are never read (asn1c's own
+	 * REALLOC leaves them undefined too). */
+	char *p = carve(r, ARENA_HDR + bytes);
 	if (!p)
 		return NULL;
 	memcpy(p, &bytes, sizeof bytes);
@@ -617,7 +669,7 @@ __attribute__((noinline)) static int list_grow(reader *r, asn_anonymous_set_ *li
 	int size = list->size ? list->size << 1 : 4;
 	while (remaining <= 64 && size < list->count + remaining)
 		size <<= 1;
-	void **a = arena_realloc(r->arena, list->array, (size_t)size * sizeof(void *));
+	void **a = reader_realloc(r, list->array, (size_t)size * sizeof(void *));
 	if (!a)
 		return UPER_FAIL;
 	list->array = a;
@@ -627,35 +679,45 @@ __attribute__((noinline)) static int list_grow(reader *r, asn_anonymous_set_ *li
 
 /*
  * SEQUENCE OF, with the node's numbers as arguments so that a generated
- * reader, passing constants, gets a copy specialised to its type. Elements
- * are decoded by gdec (a generated decoder, given gdepth) or else by edec.
+ * reader, passing constants, gets a copy specialised to its type. In two
+ * parts, so that a generated reader can keep the first, which finishes an
+ * empty list, small enough to inline into its parent: list_head_c() makes
+ * the structure and reads the count (*nbits becomes -1 when the extension
+ * bit says the count is unconstrained); list_elems_c() decodes the elements
+ * by gdec (a generated decoder, given gdepth) or else by edec.
  */
-static ALWAYS_INLINE int list_c(reader *r, void **sptr, uper_in *in, uper_dec_f *edec,
-                                const uper_node *elem, gen_dec_f *gdec, unsigned gdepth,
-                                int extensible, int nbits, long lb, size_t struct_size)
+static ALWAYS_INLINE int list_head_c(reader *r, void **sptr, uper_in *in, int extensible,
+                                     int *nbits, long lb, size_t struct_size,
+                                     asn_anonymous_set_ **list, long *nelems, int *repeat)
 {
 	void *st = *sptr;
 	if (!st && !(st = *sptr = alloc_zero(r, struct_size)))
 		return UPER_FAIL;
-	asn_anonymous_set_ *list = _A_SET_FROM_VOID(st);
+	*list = _A_SET_FROM_VOID(st);
 	if (extensible) {
 		int64_t b = rd_get(in, 1);
 		if (b < 0)
 			return UPER_STARVED;
 		if (b)
-			nbits = -1;
+			*nbits = -1;
 	}
-	long nelems = -1;
-	if (nbits >= 0) {
-		int64_t c = rd_get(in, (unsigned)nbits);
+	*repeat = 0;
+	if (*nbits >= 0) {
+		int64_t c = rd_get(in, (unsigned)*nbits);
 		if (c < 0)
 			return UPER_STARVED;
-		nelems = (long)c + lb;
+		*nelems = (long)c + lb;
+	} else if ((*nelems = get_length(in, *nbits, repeat)) < 0) {
+		return UPER_STARVED;
 	}
-	int repeat = 0;
-	do {
-		if (nelems < 0 && (nelems = get_length(in, nbits, &repeat)) < 0)
-			return UPER_STARVED;
+	return UPER_OK;
+}
+
+static ALWAYS_INLINE int list_elems_c(reader *r, asn_anonymous_set_ *list, uper_in *in,
+                                      uper_dec_f *edec, const uper_node *elem, gen_dec_f *gdec,
+                                      unsigned gdepth, int nbits, long nelems, int repeat)
+{
+	for (;;) {
 		for (long i = 0; i < nelems; i++) {
 			void *ptr = NULL;
 			int rc = gdec ? gdec(r, &ptr, in, gdepth) : edec(r, elem, &ptr, in);
@@ -673,9 +735,24 @@ static ALWAYS_INLINE int list_c(reader *r, void **sptr, uper_in *in, uper_dec_f 
 			}
 			list->array[list->count++] = ptr;
 		}
-		nelems = -1;
-	} while (repeat);
-	return UPER_OK;
+		if (!repeat)
+			return UPER_OK;
+		if ((nelems = get_length(in, nbits, &repeat)) < 0)
+			return UPER_STARVED;
+	}
+}
+
+static ALWAYS_INLINE int list_c(reader *r, void **sptr, uper_in *in, uper_dec_f *edec,
+                                const uper_node *elem, gen_dec_f *gdec, unsigned gdepth,
+                                int extensible, int nbits, long lb, size_t struct_size)
+{
+	asn_anonymous_set_ *list;
+	long nelems;
+	int repeat;
+	int rc = list_head_c(r, sptr, in, extensible, &nbits, lb, struct_size, &list, &nelems, &repeat);
+	if (rc != UPER_OK)
+		return rc;
+	return list_elems_c(r, list, in, edec, elem, gdec, gdepth, nbits, nelems, repeat);
 }
 
 static inline int dec_list_body(reader *r, const uper_node *n, void **sptr, uper_in *in)
@@ -776,7 +853,7 @@ static int get_bits(uper_in *in, uint8_t *dst, size_t nbits)
 /*
  * The rest of a string whose length came in fragments (16K units and more,
  * raw the first fragment's): rare, so out of line. Fragments grow the
- * buffer, so it comes from arena_alloc() (which gives it a size header).
+ * buffer, so it comes from arena_realloc() (which gives it a size header).
  */
 __attribute__((noinline)) static int octets_fragments(reader *r, BIT_STRING_t *st, uper_in *in,
                                                       int bits, int nbits, long lb, unsigned unit_bits,
@@ -788,9 +865,7 @@ __attribute__((noinline)) static int octets_fragments(reader *r, BIT_STRING_t *s
 		size_t len_bytes = bits ? ((size_t)raw + 7) >> 3 : (size_t)raw;
 		if (bits && (raw & 7))
 			st->bits_unused = 8 - (int)(raw & 7);
-		uint8_t *p = st->buf ? arena_realloc(r->arena, st->buf,
-		                                     (size_t)st->size + len_bytes + 1 + WR_SLACK)
-		                     : arena_alloc(r->arena, len_bytes + 1 + WR_SLACK);
+		uint8_t *p = reader_realloc(r, st->buf, (size_t)st->size + len_bytes + 1 + WR_SLACK);
 		if (!p)
 			return UPER_FAIL;
 		st->buf = p;
@@ -831,7 +906,7 @@ static ALWAYS_INLINE int octets_c(reader *r, void **sptr, uper_in *in, int bits,
 	if (nbits == 0) {
 		size_t units = (size_t)ub;
 		size_t size = bits ? (units + 7) >> 3 : units;
-		if (!(st->buf = alloc_zero(r, size + 1 + WR_SLACK)))
+		if (!(st->buf = carve(r, size + 1 + WR_SLACK)))
 			return UPER_FAIL;
 		st->size = (int)size;
 		int rc = bits ? get_bits(in, st->buf, units) : get_chars(in, st->buf, units, unit_bits, clb, cub);
@@ -854,7 +929,7 @@ static ALWAYS_INLINE int octets_c(reader *r, void **sptr, uper_in *in, int bits,
 	size_t len_bytes = bits ? ((size_t)raw + 7) >> 3 : (size_t)raw;
 	if (bits && (raw & 7))
 		st->bits_unused = 8 - (int)(raw & 7);
-	uint8_t *p = alloc_zero(r, len_bytes + 1 + WR_SLACK);
+	uint8_t *p = carve(r, len_bytes + 1 + WR_SLACK);
 	if (!p)
 		return UPER_FAIL;
 	st->buf = p;
@@ -876,7 +951,7 @@ static int dec_octets(reader *r, const uper_node *n, void **sptr, uper_in *in)
 static ALWAYS_INLINE int native_int_c(reader *r, void **sptr, uper_in *in, unsigned nbits, long lb)
 {
 	long *native = *sptr;
-	if (!native && !(native = *sptr = alloc_zero(r, sizeof *native)))
+	if (!native && !(native = *sptr = carve(r, sizeof *native)))
 		return UPER_FAIL;
 	if (nbits > uin_left(in))
 		return UPER_STARVED;
@@ -903,7 +978,7 @@ static ALWAYS_INLINE int native_enum_c(reader *r, const asn_INTEGER_specifics_t 
                                        uper_in *in, int extensible, int nbits)
 {
 	long *native = *sptr;
-	if (!native && !(native = *sptr = alloc_zero(r, sizeof *native)))
+	if (!native && !(native = *sptr = carve(r, sizeof *native)))
 		return UPER_FAIL;
 	int root = nbits >= 0;
 	if (extensible) {
@@ -957,7 +1032,7 @@ DEPTH_BOUNDED(dec_list)
 static ALWAYS_INLINE int boolean_c(reader *r, void **sptr, uper_in *in)
 {
 	BOOLEAN_t *b = *sptr;
-	if (!b && !(b = *sptr = alloc_zero(r, sizeof *b)))
+	if (!b && !(b = *sptr = carve(r, sizeof *b)))
 		return UPER_FAIL;
 	int64_t v = rd_get(in, 1);
 	if (v < 0)
@@ -1005,7 +1080,9 @@ int uper_read(const uper_node *rootn, void **sptr, const unsigned char *buf, siz
 	memcpy(copy, buf, len);
 	memset(copy + len, 0, RD_SLACK);
 	uper_in in = { copy, len + RD_SLACK, 0, len * 8 };
-	int rc = dec(&r, rootn, sptr, &in);
+	r.cur = arena_tail_take(arena, 0, &r.lim);
+	int rc = r.cur ? dec(&r, rootn, sptr, &in) : UPER_FAIL;
+	arena_tail_return(arena, r.cur);
 	if (copy != local)
 		arena->al->free(arena->al->user_data, copy);
 	if (rc != UPER_OK)

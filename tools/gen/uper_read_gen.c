@@ -191,10 +191,29 @@ static void emit_choice(int i, const uper_node *n)
 	fprintf(out, "\tr->depth = depth + 1;\n\treturn choice_extension(r, &nodes[%d], st, in);\n", i);
 }
 
+/* A SEQUENCE OF's elements, in a function of their own that the compiler
+ * may or may not inline into the head (measured: left to it is best). */
+static void emit_list_elems(int i, const uper_node *n)
+{
+	int e = index_of(n->fields->node);
+	fprintf(out, "\nstatic int gl_%d(reader *r, asn_anonymous_set_ *list, "
+	             "uper_in *in, unsigned depth, int nbits, long nelems, int repeat)\n{\n", i);
+	if (generated[e])
+		fprintf(out, "\treturn list_elems_c(r, list, in, NULL, NULL, gi_%d, depth + 1, nbits, nelems, repeat);\n",
+		        e);
+	else
+		fprintf(out, "\tr->depth = depth + 1;\n"
+		             "\treturn list_elems_c(r, list, in, %s, &nodes[%d], NULL, 0, nbits, nelems, repeat);\n",
+		        table_decoder(e), e);
+	fprintf(out, "}\n");
+}
+
 static void emit_node(int i)
 {
 	const uper_node *n = &nodes[i];
-	int leaf = n->kind != UK_SEQUENCE && n->kind != UK_CHOICE && n->kind != UK_LIST;
+	int leaf = n->kind != UK_SEQUENCE && n->kind != UK_CHOICE;
+	if (n->kind == UK_LIST)
+		emit_list_elems(i, n);
 	fprintf(out, "\n/* %s */\nstatic %sint gi_%d(reader *r, void **sptr, uper_in *in, unsigned depth)\n{\n",
 	        keys[i].td->name, leaf ? "inline " : "", i);
 	switch (n->kind) {
@@ -204,18 +223,16 @@ static void emit_node(int i)
 	case UK_CHOICE:
 		emit_choice(i, n);
 		break;
-	case UK_LIST: {
-		int e = index_of(n->fields->node);
-		fprintf(out, "\tif (depth >= r->max_depth)\n\t\treturn UPER_FAIL;\n");
-		if (generated[e])
-			fprintf(out, "\treturn list_c(r, sptr, in, NULL, NULL, gi_%d, depth + 1, %d, %d, %s, %zu);\n",
-			        e, n->extensible, n->nbits, lit(n->lb), n->struct_size);
-		else
-			fprintf(out, "\tr->depth = depth + 1;\n"
-			             "\treturn list_c(r, sptr, in, %s, &nodes[%d], NULL, 0, %d, %d, %s, %zu);\n",
-			        table_decoder(e), e, n->extensible, n->nbits, lit(n->lb), n->struct_size);
+	case UK_LIST:
+		/* The head, which finishes an empty list, small enough to inline
+		 * into the parent; the elements in gl_N (see emit_list_elems). */
+		fprintf(out, "\tif (depth >= r->max_depth)\n\t\treturn UPER_FAIL;\n"
+		             "\tasn_anonymous_set_ *list;\n\tlong nelems;\n\tint repeat, nbits = %d;\n"
+		             "\tint rc = list_head_c(r, sptr, in, %d, &nbits, %s, %zu, &list, &nelems, &repeat);\n"
+		             "\tif (rc != UPER_OK || (nelems == 0 && !repeat))\n\t\treturn rc;\n"
+		             "\treturn gl_%d(r, list, in, depth, nbits, nelems, repeat);\n",
+		        n->nbits, n->extensible, lit(n->lb), n->struct_size, i);
 		break;
-	}
 	case UK_OCTETS:
 	case UK_BITS:
 		fprintf(out, "\t(void)r;\n\t(void)depth;\n");
