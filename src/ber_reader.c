@@ -1542,6 +1542,19 @@ static ALWAYS_INLINE void copy_bytes(unsigned char *d, pos s, size_t n)
 	}
 }
 
+/* A primitive string's len octets at v into st, NUL-terminated; the end, or NULL. */
+static ALWAYS_INLINE pos fill_octets(reader *r, OCTET_STRING_t *st, pos v, size_t len)
+{
+	unsigned char *b = bytes(r, len + 1);
+	if (!b)
+		return NULL;
+	copy_bytes(b, v, len);
+	b[len] = 0;
+	st->buf = b;
+	st->size = (int)len;
+	return v + len;
+}
+
 /*
  * Member m's value (of a SEQUENCE, a list's item, a CHOICE's alternative)
  * into *mslot, as read_value() would. The plain forms of the common
@@ -1575,14 +1588,7 @@ static ALWAYS_INLINE pos read_member(reader *r, const rmember *m, void **mslot, 
 				OCTET_STRING_t *st = *mslot;
 				if (!st && !(st = *mslot = node(r, (size_t)m->type->size)))
 					return NULL;
-				unsigned char *b = bytes(r, len + 1);
-				if (!b)
-					return NULL;
-				copy_bytes(b, v, len);
-				b[len] = 0;
-				st->buf = b;
-				st->size = (int)len;
-				return v + len;
+				return fill_octets(r, st, v, len);
 			}
 		}
 	} else if (fast == F_INT) { /* read_native_integer() on 1 to sizeof(long) octets */
@@ -1739,14 +1745,7 @@ static ALWAYS_INLINE pos g_string(reader *r, const rmember *m, void **slot, pos 
 			OCTET_STRING_t *st = g_node(r, slot, size);
 			if (!st)
 				return NULL;
-			unsigned char *b = bytes(r, len + 1);
-			if (!b)
-				return NULL;
-			copy_bytes(b, v, len);
-			b[len] = 0;
-			st->buf = b;
-			st->size = (int)len;
-			return v + len;
+			return fill_octets(r, st, v, len);
 		}
 	}
 	r->depth = depth;
