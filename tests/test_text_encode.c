@@ -1331,6 +1331,20 @@ static int encode_both(char out[2][2048])
 	return rc0;
 }
 
+/* Asserts that text holds prefix, the n octets of w, then the character end. */
+static void assert_holds_wrapped(const char *text, const char *prefix, const unsigned char *w,
+                                 size_t n, char end)
+{
+	char want[64];
+	size_t p = strlen(prefix);
+	assert_true(p + n + 2 <= sizeof want);
+	memcpy(want, prefix, p);
+	memcpy(want + p, w, n);
+	want[p + n] = end;
+	want[p + n + 1] = 0;
+	assert_non_null(strstr(text, want));
+}
+
 static void test_octets_every_length(void **state)
 {
 	(void)state;
@@ -1352,13 +1366,8 @@ static void test_octets_every_length(void **state)
 			osn(&r->terminationID.list.array[0]->id, w, n);
 			int rc = encode_both(out);
 			assert_int_equal(rc, ref_name_octet(c) ? MEGACO_OK : MEGACO_ERR_UNKNOWN_NAME);
-			if (rc == MEGACO_OK) {
-				char want[64] = "Add = ";
-				memcpy(want + 6, w, n);
-				want[6 + n] = '\n';
-				want[7 + n] = 0;
-				assert_non_null(strstr(out[0], want));
-			}
+			if (rc == MEGACO_OK)
+				assert_holds_wrapped(out[0], "Add = ", w, n, '\n');
 			megaco_message_free(M);
 
 			/* A digit map body. */
@@ -1370,13 +1379,8 @@ static void test_octets_every_length(void **state)
 			osn(&dm->digitMapValue->digitMapBody, w, n);
 			rc = encode_both(out);
 			assert_int_equal(rc, ref_dm_octet(c) ? MEGACO_OK : MEGACO_ERR_CONSTRAINT);
-			if (rc == MEGACO_OK) {
-				char want[64] = "DM={";
-				memcpy(want + 4, w, n);
-				want[4 + n] = '}';
-				want[5 + n] = 0;
-				assert_non_null(strstr(out[1], want));
-			}
+			if (rc == MEGACO_OK)
+				assert_holds_wrapped(out[1], "DM={", w, n, '}');
 			megaco_message_free(M);
 
 			/* An SDP value with the octet, and a '}' further on. */
