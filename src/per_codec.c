@@ -77,27 +77,40 @@ fail:
 	return rc;
 }
 
-int per_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
-                       size_t *out_len, megaco_error *err)
+/* asn1c's constraint check and encoder, for what our writer refuses (or
+ * without its plan): asn1c's results and wording. */
+static __attribute__((noinline)) int asn1c_encode_message(const megaco_message *msg,
+                                                          unsigned char *buf, size_t cap,
+                                                          size_t *len, megaco_error *err)
 {
 	char why[128];
 	size_t whylen = sizeof why;
+	if (asn_check_constraints(&asn_DEF_MegacoMessage, msg->model, why, &whylen) != 0)
+		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s", why);
 	out_sink s = { buf, cap, 0 };
+	asn_enc_rval_t r = uper_encode(&asn_DEF_MegacoMessage, msg->model, out_sink_write, &s);
+	if (r.encoded < 0)
+		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode %s as PER",
+		                 r.failed_type ? r.failed_type->name : "message");
+	*len = s.len;
+	return MEGACO_OK;
+}
+
+int per_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
+                       size_t *out_len, megaco_error *err)
+{
+	size_t len = 0;
 	const uper_node *root = uper_root();
 	/* Our writer makes asn_check_constraints()'s checks as it goes; only a
 	 * failure takes asn1c's path, for its wording. */
-	if (!root || uper_write(root, msg->model, buf, cap, &s.len) != 0) {
-		if (asn_check_constraints(&asn_DEF_MegacoMessage, msg->model, why, &whylen) != 0)
-			return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s", why);
-		s.len = 0;
-		asn_enc_rval_t r = uper_encode(&asn_DEF_MegacoMessage, msg->model, out_sink_write, &s);
-		if (r.encoded < 0)
-			return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode %s as PER",
-			                 r.failed_type ? r.failed_type->name : "message");
+	if (!root || uper_write(root, msg->model, buf, cap, &len) != 0) {
+		int rc = asn1c_encode_message(msg, buf, cap, &len, err);
+		if (rc != MEGACO_OK)
+			return rc;
 	}
-	*out_len = s.len;
-	if (s.len > cap)
+	*out_len = len;
+	if (len > cap)
 		return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, 0, "PER needs %zu bytes, buffer has %zu",
-		                 s.len, cap);
+		                 len, cap);
 	return MEGACO_OK;
 }

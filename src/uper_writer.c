@@ -11,6 +11,7 @@
  */
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "BIT_STRING.h"
@@ -52,17 +53,9 @@ void uout_spill(uper_out *o, uint32_t word)
 
 void uout_flush32(uper_out *o) { uout_store32(o); }
 
-/* Pads the last partial byte with zeros; returns the byte count. */
-static size_t uout_finish(uper_out *o)
+/* uout_finish() near or past cap: a byte at a time. */
+static __attribute__((noinline)) size_t uout_finish_bytes(uper_out *o)
 {
-	if (o->len + 4 <= o->cap) {
-		/* The < 32 pending bits, left-aligned; nothing stored past the end. */
-		uint32_t word = (uint32_t)(o->acc << (32 - o->nacc));
-		for (unsigned nb = (o->nacc + 7) / 8; nb; nb--, word <<= 8)
-			o->buf[o->len++] = (uint8_t)(word >> 24);
-		o->nacc = 0;
-		return o->len;
-	}
 	while (o->nacc >= 8) {
 		o->nacc -= 8;
 		uint8_t b = (uint8_t)(o->acc >> o->nacc);
@@ -84,10 +77,42 @@ static size_t uout_finish(uper_out *o)
 	return o->len;
 }
 
+/* Pads the last partial byte with zeros; returns the byte count. */
+static inline size_t uout_finish(uper_out *o)
+{
+	if (o->len + 4 > o->cap)
+		return uout_finish_bytes(o);
+	/* The < 32 pending bits, left-aligned; nothing stored past the end. */
+	uint32_t word = (uint32_t)(o->acc << (32 - o->nacc));
+	uint8_t *d = o->buf + o->len;
+	switch ((o->nacc + 7) / 8) {
+	case 4: d[3] = (uint8_t)word; /* fall through */
+	case 3: d[2] = (uint8_t)(word >> 8); /* fall through */
+	case 2: d[1] = (uint8_t)(word >> 16); /* fall through */
+	case 1: d[0] = (uint8_t)(word >> 24); break;
+	default: break;
+	}
+	o->len += (o->nacc + 7) / 8;
+	o->nacc = 0;
+	return o->len;
+}
+
 /* nbytes whole octets from src (asn1c per_put_many_bits on a multiple of 8). */
 static inline __attribute__((always_inline)) void put_bytes(uper_out *o, const uint8_t *src,
                                                            size_t nbytes)
 {
+	/* 8 octets per step straight to the buffer while it has room: the
+	 * pending bits, then the octets' first 64 - nacc bits; their last nacc
+	 * bits stay pending (acc's bits above nacc are never read). */
+	for (; nbytes >= 8 && o->len + 8 <= o->cap; src += 8, nbytes -= 8) {
+		uint64_t w, word;
+		memcpy(&w, src, 8);
+		w = __builtin_bswap64(w);
+		word = __builtin_bswap64(((o->acc << 1) << (63 - o->nacc)) | (w >> o->nacc));
+		memcpy(o->buf + o->len, &word, 8);
+		o->len += 8;
+		o->acc = w;
+	}
 	for (; nbytes >= 4; src += 4, nbytes -= 4) {
 		uint32_t w;
 		memcpy(&w, src, 4);
@@ -110,13 +135,9 @@ static void put_bits(uper_out *o, const uint8_t *src, size_t nbits)
 		uout_put_fit(o, (uint32_t)(src[nbits >> 3] >> (8 - (nbits & 7))), (unsigned)(nbits & 7));
 }
 
-/* asn1c uper_put_length: returns how many units may follow, -1 never here. */
-static inline size_t put_length(uper_out *o, size_t length)
+/* put_length() past the one-octet form. */
+static __attribute__((noinline)) size_t put_length_long(uper_out *o, size_t length)
 {
-	if (length <= 127) {
-		uout_put_fit(o, (uint32_t)length, 8);
-		return length;
-	}
 	if (length < 16384) {
 		uout_put_fit(o, (uint32_t)length | 0x8000, 16);
 		return length;
@@ -126,6 +147,17 @@ static inline size_t put_length(uper_out *o, size_t length)
 		length = 4;
 	uout_put_fit(o, 0xC0 | (uint32_t)length, 8);
 	return length << 14;
+}
+
+/* asn1c uper_put_length: returns how many units may follow, -1 never here.
+ * Inline for the usual one-octet form (short strings and lists). */
+static inline __attribute__((always_inline)) size_t put_length(uper_out *o, size_t length)
+{
+	if (length <= 127) {
+		uout_put_fit(o, (uint32_t)length, 8);
+		return length;
+	}
+	return put_length_long(o, length);
 }
 
 /* asn1c uper_put_nsnnwn (its own, non-X.691, form for n > 63). */
@@ -316,8 +348,10 @@ static inline __attribute__((always_inline)) int enc_field(const wfield *f, cons
 	}
 }
 
-/* asn1c uper_open_type_put: the value as a complete encoding, then length + octets. */
-static int put_open_type(const wfield *f, const void *sptr, uper_out *o)
+/* asn1c uper_open_type_put through a buffer of its own: the value as a
+ * complete encoding, then length + octets. For values of 128 octets or more. */
+static __attribute__((noinline, cold)) int put_open_type_buffered(const wfield *f,
+                                                                   const void *sptr, uper_out *o)
 {
 	uint8_t stack[256];
 	uper_out t = { 0, 0, stack, sizeof stack, 0, 0, 0 };
@@ -350,6 +384,59 @@ static int put_open_type(const wfield *f, const void *sptr, uper_out *o)
 	if (t.grow)
 		free(t.buf);
 	return rc;
+}
+
+/* ORs the 8 bits v into the stream at bit position at, which holds zeros and
+ * lies in the stored bytes, the pending bits or across both. Bytes past cap
+ * are only counted, so they take nothing. */
+static void uout_patch8(uper_out *o, size_t at, uint32_t v)
+{
+	size_t flushed = o->len * 8, end = flushed + o->nacc;
+	if (at >= flushed) {
+		o->acc |= (uint64_t)v << (end - at - 8);
+		return;
+	}
+	size_t byte = at >> 3;
+	unsigned sh = at & 7;
+	if (byte < o->cap)
+		o->buf[byte] |= (uint8_t)(v >> sh);
+	if (!sh)
+		return;
+	uint32_t low = v & ((1u << sh) - 1); /* the last sh bits, in the next byte */
+	if (byte + 1 >= o->len)
+		o->acc |= (uint64_t)low << (end - at - 8);
+	else if (byte + 1 < o->cap)
+		o->buf[byte + 1] |= (uint8_t)(low << (8 - sh));
+}
+
+/*
+ * asn1c uper_open_type_put: the value as a complete encoding (padded to
+ * octets), after its length in octets. Written in place after a zero
+ * length octet that is patched once the size is known, instead of encoding
+ * into a buffer and copying; a value that needs a longer length form is
+ * rewound and goes through put_open_type_buffered().
+ */
+static int put_open_type(const wfield *f, const void *sptr, uper_out *o)
+{
+	uint64_t acc = o->acc;
+	unsigned nacc = o->nacc;
+	size_t len = o->len, at = uout_bits(o);
+	uout_put_fit(o, 0, 8);
+	if (enc_field(f, sptr, o))
+		return -1;
+	size_t bits = uout_bits(o) - at - 8;
+	size_t size = (bits + 7) / 8;
+	if (size > 127) {
+		/* Rewinding is enough: what follows overwrites what was stored. */
+		o->acc = acc, o->nacc = nacc, o->len = len;
+		return put_open_type_buffered(f, sptr, o);
+	}
+	if (size == 0) /* X.691 10.1.3: an empty encoding is one zero octet. */
+		uout_put_fit(o, 0, 8), size = 1;
+	else if (bits & 7)
+		uout_put_fit(o, 0, 8 - (unsigned)(bits & 7));
+	uout_patch8(o, at, (uint32_t)size);
+	return 0;
 }
 
 /* How many extension additions to encode: all of them if any is present
@@ -754,6 +841,9 @@ static int nwfields;
 static const wnode *plan_root;
 static const uper_node *plan_for;
 static pthread_once_t plan_once = PTHREAD_ONCE_INIT;
+/* plan_root once prepare() has finished (release): lets uper_write() skip
+ * pthread_once() on every message. Written once, then read-only. */
+static _Atomic(const wnode *) plan_ready;
 
 static const wnode *compile(const uper_node *u, int ia5);
 
@@ -972,6 +1062,7 @@ static void prepare(void)
 	if (plan_root)
 		install_generated();
 #endif
+	atomic_store_explicit(&plan_ready, plan_root, memory_order_release);
 }
 
 /* The node builder needs no per-kind entry from the writer any more: it works from its plan. */
@@ -984,11 +1075,15 @@ uper_enc_f *uper_encoder_for(enum uper_kind kind)
 int uper_write(const uper_node *root, const void *sptr, unsigned char *buf, size_t cap,
                size_t *out_len)
 {
-	pthread_once(&plan_once, prepare);
-	if (!plan_root || root != plan_for || !sptr)
+	const wnode *plan = atomic_load_explicit(&plan_ready, memory_order_acquire);
+	if (!plan) {
+		pthread_once(&plan_once, prepare);
+		plan = plan_root;
+	}
+	if (!plan || root != plan_for || !sptr)
 		return -1;
 	uper_out o = { 0, 0, buf, cap, 0, 0, 0 };
-	if (plan_root->enc(plan_root, sptr, &o))
+	if (plan->enc(plan, sptr, &o))
 		return -1;
 	*out_len = uout_finish(&o);
 	return 0;

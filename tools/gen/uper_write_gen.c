@@ -19,6 +19,9 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "OCTET_STRING.h"
 
 #include "gen_lit.h"
 
@@ -60,13 +63,59 @@ static const char *routine(wenc_f *f)
 }
 
 
+/* f's leaf check on a string of size bytes ch (ch < 0: a NULL buffer). */
+static int check_string(const wfield *f, long size, int ch)
+{
+	uint8_t buf[4096];
+	OCTET_STRING_t os;
+	memset(&os, 0, sizeof os);
+	memset(buf, ch, (size_t)size);
+	os.buf = ch < 0 ? NULL : buf;
+	os.size = (int)size;
+	return f->check(f->td, &os, NULL, NULL);
+}
+
+/*
+ * Whether member f's leaf check refuses nothing that the writer's own
+ * bound checks let through, so a generated writer can leave the call out.
+ * The checks are asn1c's: a value range for an INTEGER, a size range and a
+ * per-character alphabet for a string. Tried here on every value the writer
+ * would accept (every integer of the range; every size with every accepted
+ * character); ranges too wide to try keep the call.
+ */
+static int check_implied(const wfield *f)
+{
+	const wnode *c = f->node;
+	if (c->wk == WK_INT && !c->unsigned_int && c->nbits <= 32 && c->ub - c->lb <= (1L << 20)) {
+		for (long v = c->lb;; v++) {
+			if (f->check(f->td, &v, NULL, NULL))
+				return 0;
+			if (v == c->ub)
+				return 1;
+		}
+	}
+	/* Sizes lb..ub (a fixed-size form), each character the writer takes. */
+	int maxch = c->wk == WK_RAW ? 255 : c->wk == WK_CHARS7 && c->nbits >= 0 ? 127 : -1;
+	if (maxch < 0 || c->lb < 0 || c->ub > 4096 || c->ub - c->lb > 256)
+		return 0;
+	for (long size = c->lb; size <= c->ub; size++) {
+		/* An empty value: the writer wants no buffer (but enc_ia5 does). */
+		if (size == 0 && (check_string(f, 0, 0) || (c->enc != enc_ia5 && check_string(f, 0, -1))))
+			return 0;
+		for (int ch = 0; size && ch <= maxch; ch++)
+			if (check_string(f, size, ch))
+				return 0;
+	}
+	return 1;
+}
+
 /*
  * The value of member f (C expression fexpr names it at run time) at p,
  * which is not NULL: enc_field() with everything known written out.
  */
 static void emit_value(const wfield *f, const char *fexpr, const char *ind)
 {
-	if (f->check)
+	if (f->check && !check_implied(f))
 		fprintf(out, "%sif (%s.check(%s.td, p, NULL, NULL))\n%s\treturn -1;\n", ind, fexpr, fexpr,
 		        ind);
 	const wnode *c = f->node;
@@ -95,7 +144,11 @@ static void emit_value(const wfield *f, const char *fexpr, const char *ind)
 			fprintf(out, "%s(void)p;\n", ind);
 			return;
 		}
-		if (generated(c))
+		if (c->enc == enc_list_semi)
+			/* An empty list (most are) is its zero length octet: no call. */
+			fprintf(out, "%sif (_A_CSEQUENCE_FROM_VOID(p)->count <= 0)\n%s\tuout_put_fit(o, 0, 8);\n"
+			             "%selse if (gw_%d(&wnodes[%d], p, o))\n", ind, ind, ind, k, k);
+		else if (generated(c))
 			fprintf(out, "%sif (gw_%d(&wnodes[%d], p, o))\n", ind, k, k);
 		else
 			fprintf(out, "%sif (%s(&wnodes[%d], p, o))\n", ind, routine(c->enc), k);
