@@ -57,7 +57,7 @@
 
 /* Nodes come from regions (then doubling, up to MAX_REGION); see ber_read(). */
 #ifndef REGION_PER_BYTE
-#define REGION_PER_BYTE 12u
+#define REGION_PER_BYTE 16u
 #endif
 #ifndef MIN_REGION
 #define MIN_REGION 256u
@@ -67,9 +67,10 @@
 #endif
 #define MAX_REGION ((size_t)64 << 10)
 /*
- * Nodes are zeroed this far ahead of need: a typical message's model in one
- * or two memset() calls, each short enough for its vector loop (glibc
- * switches to rep stosb at 2 KiB).
+ * The table walk's nodes are zeroed this far ahead of need: a typical
+ * message's model in one or two memset() calls, each short enough for its
+ * vector loop (glibc switches to rep stosb at 2 KiB). The generated
+ * readers' nodes, of constant sizes, zero themselves in line (new_node()).
  */
 #ifndef ZERO_AHEAD
 #define ZERO_AHEAD 1024u
@@ -78,13 +79,14 @@
 typedef struct reader {
 	megaco_arena *arena;
 	unsigned char *cur, *end; /* bump region for nodes and string contents */
-	unsigned char *zend;      /* the region is zeroed up to here */
+	unsigned char *zend;      /* [cur, zend) is zeroed (nothing is when zend <= cur) */
 	size_t next_region;
 	unsigned depth;     /* constructed TLVs open (as ber_scan() counts them) */
 	unsigned max_depth; /* ber_scan()'s limit, whose error the caller then reports */
 	int nomem;
 	int needs_scan;     /* met a form whose structure ber_scan() checks and this file does not */
 	const unsigned char *fail_at; /* first position a read_* gave up at */
+	const unsigned char *in_end;  /* the end of the message: what may be read ahead to */
 } reader;
 
 typedef const unsigned char *pos;
@@ -101,6 +103,7 @@ static COLD pos fail(reader *r, pos p)
 static NOINLINE int new_region(reader *r, size_t need)
 {
 	size_t size = r->next_region > need ? r->next_region : need;
+	size = (size + 7) & ~(size_t)7; /* its end 8-aligned too: see node() */
 	/* arena_realloc(NULL) is the arena's allocation without zeroing. */
 	unsigned char *b = arena_realloc(r->arena, NULL, size);
 	if (!b) {
@@ -114,41 +117,50 @@ static NOINLINE int new_region(reader *r, size_t need)
 	return 0;
 }
 
-/* Zeroes the region a little past cur: one memset() for several nodes. */
-static NOINLINE void zero_ahead(reader *r)
+/*
+ * The node [c, cur) zeroed, and the region a little past it: one memset()
+ * for several nodes. What lies below c is in use, whatever zend says.
+ */
+static NOINLINE void zero_ahead(reader *r, unsigned char *c)
 {
-	unsigned char *from = r->zend, *to = r->cur + ZERO_AHEAD;
+	unsigned char *from = r->zend > c ? r->zend : c, *to = r->cur + ZERO_AHEAD;
 	if (to > r->end)
 		to = r->end;
 	memset(from, 0, (size_t)(to - from));
 	r->zend = to;
 }
 
-/* A zeroed node (asn1c: CALLOC(1, struct_size)); 8-byte aligned is all asn1c's types need. */
-static inline void *node(reader *r, size_t size)
+/*
+ * A zeroed node (asn1c: CALLOC(1, struct_size)); 8-byte aligned is all
+ * asn1c's types need. A region's start, end and cur stay 8-aligned (bytes()
+ * rounds up), so that a node needs no aligning and one comparison. It is
+ * zeroed in line (arena_zero(): a few stores when size is a constant, as in
+ * the generated readers) or by zero_ahead()'s memset(), which then starts
+ * past it (zend left behind).
+ */
+static ALWAYS_INLINE void *new_node(reader *r, size_t size, int in_line)
 {
-	uintptr_t c = ((uintptr_t)r->cur + 7) & ~(uintptr_t)7;
 	size = (size + 7) & ~(size_t)7;
-	if (UNLIKELY(c > (uintptr_t)r->end || (uintptr_t)r->end - c < size)) {
-		if (new_region(r, size + 8) != 0)
-			return NULL;
-		c = ((uintptr_t)r->cur + 7) & ~(uintptr_t)7;
-	}
-	r->cur = (unsigned char *)c + size;
-	if (UNLIKELY(r->cur > r->zend))
-		zero_ahead(r);
-	return (void *)c;
+	if (UNLIKELY((size_t)(r->end - r->cur) < size) && new_region(r, size) != 0)
+		return NULL;
+	unsigned char *c = r->cur;
+	r->cur += size;
+	if (in_line)
+		arena_zero(c, size);
+	else if (UNLIKELY(r->cur > r->zend))
+		zero_ahead(r, c);
+	return c;
 }
 
-/* Raw bytes for string contents. */
+static inline void *node(reader *r, size_t size) { return new_node(r, size, 0); }
+
+/* Raw bytes for string contents (then cur rounded up to 8, see node()). */
 static inline unsigned char *bytes(reader *r, size_t size)
 {
 	if (UNLIKELY((size_t)(r->end - r->cur) < size) && new_region(r, size) != 0)
 		return NULL;
 	unsigned char *b = r->cur;
-	r->cur += size;
-	if (r->cur > r->zend)
-		r->zend = r->cur; /* contents are written over: no need to zero them */
+	r->cur += (size + 7) & ~(size_t)7; /* contents are written over: zend may stay behind */
 	return b;
 }
 
@@ -1050,16 +1062,16 @@ static inline pos set_items(reader *r, void *st, void **items, void **local, siz
 		return p;
 	if (items == local) {
 		/*
-		 * An allocation of its own, so that asn_set_add() can grow it later;
-		 * arena_alloc() inlines (and zeroes, a store or two for one item).
+		 * Carved from the region like a node, behind the size header arena.h
+		 * puts before every allocation, so that arena_realloc() (asn_set_add()
+		 * on the model later) copies it when it grows: no arena_alloc() call.
 		 */
-		items = n == 1   ? arena_alloc(r->arena, sizeof *items)
-		        : n == 2 ? arena_alloc(r->arena, 2 * sizeof *items)
-		                 : arena_alloc(r->arena, n * sizeof *items);
-		if (!items) {
-			r->nomem = 1;
+		size_t size = n * sizeof *items;
+		unsigned char *b = bytes(r, ARENA_HDR + size);
+		if (!b)
 			return NULL;
-		}
+		memcpy(b, &size, sizeof size);
+		items = (void **)(void *)(b + ARENA_HDR);
 		for (size_t i = 0; i < n; i++) /* a handful at most: no memcpy() call */
 			items[i] = local[i];
 		cap = n;
@@ -1706,20 +1718,39 @@ static ALWAYS_INLINE void *g_node(reader *r, void **slot, size_t size)
 {
 	void *st = *slot;
 	if (!st)
-		st = *slot = node(r, size);
+		st = *slot = new_node(r, size, 1);
 	return st;
 }
 
 /*
- * The usual header of a SEQUENCE, list or EXPLICIT tag at p, whose one-octet
- * tag the caller matched: plain_header() without the level opened.
+ * A generated reader's parameters: the table walk's, the tag taken as the
+ * member's, and the open levels as depth (r->depth set only before calling
+ * into the walk).
  */
-static ALWAYS_INLINE pos g_open(reader *r, pos p, pos lim, size_t *len, unsigned depth)
+#define G_PARAMS reader *r, const rmember *mt, void **slot, pos p, pos lim, unsigned depth
+
+/*
+ * The usual header of a SEQUENCE, list or EXPLICIT tag at p (< lim), whose
+ * one identifier octet the caller matched, constructed: plain_header()
+ * without the level opened. The depth is compared with max_depth only if
+ * checked (a reader in or below a recursion of the module's types): the
+ * others run only when max_depth is at least BER_GEN_LEVELS, the most
+ * levels they can open (see read_message()).
+ */
+static ALWAYS_INLINE pos g_open(reader *r, pos p, pos lim, size_t *len, unsigned depth,
+                                int checked)
 {
-	pos q = p + 1;
-	if (UNLIKELY(!(*p & 0x20) || q >= lim || depth >= r->max_depth))
+	if (UNLIKELY(lim - p < 2 || (checked && depth >= r->max_depth)))
 		return NULL;
-	return get_short_len(q, lim, len);
+	unsigned oct = p[1];
+	if (LIKELY(oct < 0x80)) {
+		/* The one-octet length: get_short_len()'s first case, lim - p known to be 2 or more. */
+		if (oct > (size_t)(lim - p) - 2)
+			return NULL;
+		*len = oct;
+		return p + 2;
+	}
+	return get_short_len(p + 1, lim, len);
 }
 
 static ALWAYS_INLINE void g_present(char *st, int offset, int size, int present)
@@ -1733,19 +1764,54 @@ static ALWAYS_INLINE void g_present(char *st, int offset, int size, int present)
 	}
 }
 
-/* read_member()'s F_STRING path with m's numbers as constants. */
+/*
+ * fill_octets() for the generated readers: a string shorter than 16 octets
+ * with 16 of the message from v on is copied as 16 (its room rounded up to
+ * that), one load and store whatever its length, no choice by length.
+ */
+static ALWAYS_INLINE pos g_octets(reader *r, OCTET_STRING_t *st, pos v, size_t len)
+{
+	if (LIKELY(len < 16 && r->in_end - v >= 16)) {
+		unsigned char *b = bytes(r, 16);
+		if (!b)
+			return NULL;
+		memcpy(b, v, 16);
+		b[len] = 0;
+		st->buf = b;
+		st->size = (int)len;
+		return v + len;
+	}
+	return fill_octets(r, st, v, len);
+}
+
+/* The 8 octets at v as a big-endian number. */
+static ALWAYS_INLINE uint64_t load_be64(pos v)
+{
+	uint64_t x;
+	memcpy(&x, v, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/*
+ * read_member()'s F_STRING path with m's numbers as constants. This and
+ * g_int() and g_bool() are called at the primitive form of the member's
+ * identifier octet only: the generated code sends the other to the walk.
+ */
 static ALWAYS_INLINE pos g_string(reader *r, const rmember *m, void **slot, pos p, pos lim,
                                   unsigned depth, ber_tlv_tag_t tag, size_t size)
 {
 	pos q = p + 1;
-	if (LIKELY(!(*p & 0x20) && q < lim && *q < 0x80)) {
+	if (LIKELY(q < lim && *q < 0x80)) {
 		size_t len = *q;
 		pos v = q + 1;
 		if (LIKELY(len <= (size_t)(lim - v))) {
 			OCTET_STRING_t *st = g_node(r, slot, size);
 			if (!st)
 				return NULL;
-			return fill_octets(r, st, v, len);
+			return g_octets(r, st, v, len);
 		}
 	}
 	r->depth = depth;
@@ -1757,14 +1823,23 @@ static ALWAYS_INLINE pos g_int(reader *r, const rmember *m, void **slot, pos p, 
                                unsigned depth, ber_tlv_tag_t tag, int is_unsigned)
 {
 	pos q = p + 1;
-	if (LIKELY(!(*p & 0x20) && q < lim)) {
+	if (LIKELY(q < lim)) {
 		size_t len = *q;
 		pos v = q + 1;
 		if (LIKELY(len - 1 < sizeof(long) && len <= (size_t)(lim - v))) {
 			pos e = v + len;
-			unsigned long l = is_unsigned || !(*v & 0x80) ? 0 : ~0ul;
-			for (; v < e; v++)
-				l = l << 8 | *v;
+			unsigned long l;
+			if (LIKELY(r->in_end - v >= 8)) {
+				/* 8 octets read (all in the message), the len wanted shifted down. */
+				uint64_t x = load_be64(v);
+				unsigned sh = 8 * (8 - (unsigned)len);
+				l = is_unsigned ? (unsigned long)(x >> sh)
+				                : (unsigned long)((int64_t)x >> sh);
+			} else {
+				l = is_unsigned || !(*v & 0x80) ? 0 : ~0ul;
+				for (; v < e; v++)
+					l = l << 8 | *v;
+			}
 			long *out = g_node(r, slot, sizeof *out);
 			if (!out)
 				return NULL;
@@ -1781,7 +1856,7 @@ static ALWAYS_INLINE pos g_bool(reader *r, const rmember *m, void **slot, pos p,
                                 unsigned depth, ber_tlv_tag_t tag)
 {
 	pos q = p + 1;
-	if (LIKELY(!(*p & 0x20) && q < lim && *q < 0x80)) {
+	if (LIKELY(q < lim && *q < 0x80)) {
 		size_t len = *q;
 		pos v = q + 1;
 		if (LIKELY(len <= (size_t)(lim - v))) {
@@ -1857,12 +1932,12 @@ static int read_message(asn_TYPE_descriptor_t *td, void **slot, const unsigned c
 		*fail_at = 0;
 		return BER_READ_FAIL;
 	}
-	reader r = { .arena = arena };
+	reader r = { .arena = arena, .in_end = buf + len };
 	r.max_depth = max_depth < MEGACO_DEPTH_CEILING ? max_depth : MEGACO_DEPTH_CEILING;
 	/*
-	 * One region for the whole model, most of the time (REGION_PER_BYTE model
-	 * bytes per BER byte), small enough to share the message's first arena
-	 * block (8 KiB) with the handle and the list arrays: one allocator call.
+	 * One region for the whole model and its list arrays, most of the time
+	 * (REGION_PER_BYTE bytes per BER byte), small enough to share the
+	 * message's first arena block (8 KiB) with the handle: one allocator call.
 	 */
 	r.next_region = len < FIRST_REGION / REGION_PER_BYTE ? len * REGION_PER_BYTE + MIN_REGION
 	                                                      : FIRST_REGION;
@@ -1880,9 +1955,13 @@ static int read_message(asn_TYPE_descriptor_t *td, void **slot, const unsigned c
 		rmember root = { .type = t, .tag = t->tag0, .kind = t->kind };
 		root.plain = plain_tag(&root);
 #ifdef BER_GEN_ROOT
-		/* The module's root with its own one-octet tag: the generated readers, if they match. */
+		/*
+		 * The module's root with its own one-octet tag: the generated
+		 * readers, if they match and (not counting the depth) may open as
+		 * many levels as they can.
+		 */
 		if (!walk && td == &asn_DEF_MegacoMessage && gen_ready && root.plain &&
-		    (buf[0] | 0x20) == BER_GEN_ROOT_IDC) {
+		    buf[0] == BER_GEN_ROOT_IDC && r.max_depth >= BER_GEN_LEVELS) {
 			end = BER_GEN_ROOT(&r, &root, slot, buf, buf + len, 0);
 			goto done;
 		}

@@ -7,9 +7,10 @@
  * offsets, node sizes and kinds as constants: a SEQUENCE's members as
  * straight-line code (an absent optional member is a jump), a CHOICE as a
  * switch on the alternative's identifier octet, the common primitives in
- * line. They take only the definite-length one-octet-tag forms and hand
- * anything else (indefinite lengths, long tags, unknown members or
- * alternatives, constructed strings, errors) to the table walk's function
+ * line. They take only the definite-length one-octet-tag forms, each value
+ * at its identifier octet of the usual form (constructed or primitive, see
+ * natural()), and hand anything else (indefinite lengths, long tags, unknown
+ * members or alternatives, the other form, errors) to the table walk's function
  * for that point, which decides as before. The output is #included back
  * into ber_reader.c, which uses it only when its tables, at run time, have
  * the fingerprint written here, so a stale or foreign output can only cost
@@ -22,7 +23,10 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "gen_lit.h"
 
 static FILE *out;
 
@@ -56,6 +60,159 @@ static int choice_ok(const rtype *t)
 static const char *type_name(const rtype *t) { return t->td->name ? t->td->name : "?"; }
 
 /*
+ * The generated reader ("gs", "gl" or "gc1", of m's type) that reads member
+ * m found with the one-octet tag tag, or NULL where the table walk does.
+ */
+static const char *callee(const rmember *m, ber_tlv_tag_t tag)
+{
+	int matched = tag == m->tag;
+	if (m->fast == F_SEQUENCE && m->plain && matched)
+		return "gs";
+	if (m->fast == F_LIST && m->plain && matched)
+		return "gl";
+	if (m->fast == F_CHOICE && choice_ok(m->type) && m->tag_mode == 1 && matched)
+		return "gc1";
+	return NULL;
+}
+
+/*
+ * The one identifier octet (of the two forms of id, m's one-octet tag with
+ * the constructed bit set) at which the generated code reads member m in
+ * line: constructed for a generated reader, primitive for g_string(),
+ * g_int() and g_bool(), which thus need not test the bit; the other form
+ * goes to the table walk, which decides. 0 where the member is read by
+ * the walk's member readers, which take either form.
+ */
+static unsigned natural(const rmember *m, ber_tlv_tag_t tag, unsigned id)
+{
+	if (callee(m, tag))
+		return id;
+	if (m->fast == F_STRING || m->fast == F_INT || m->fast == F_BOOL)
+		return id & ~0x20u;
+	return 0;
+}
+
+/* "case X:" for the octets at which member m, found by its tag, is read in line. */
+static void emit_case(const rmember *m, ber_tlv_tag_t tag, unsigned id, const char *ind)
+{
+	unsigned nat = natural(m, tag, id);
+	if (nat)
+		fprintf(out, "%scase 0x%02x:\n", ind, nat);
+	else
+		fprintf(out, "%scase 0x%02x:\n%scase 0x%02x:\n", ind, id, ind, id & ~0x20u);
+}
+
+/* The untagged CHOICE a list's items are read by (gc0_), or NULL. */
+static const rtype *item_choice(const rmember *e)
+{
+	if (!e->idc && e->tag == (ber_tlv_tag_t)-1 && e->fast == F_CHOICE && e->tag_mode == 0 &&
+	    choice_ok(e->type))
+		return e->type;
+	return NULL;
+}
+
+/*
+ * The generated readers as a graph: node 2 * type + 1 is the type's gs_,
+ * gl_ or gc1_ (which opens the value's header), 2 * type its gc0_; an edge
+ * goes to each reader a reader calls, as the emitters below call them
+ * (through callee() and item_choice()).
+ */
+#define MAX_NODES (2 * MAX_TYPES)
+#define MAX_CALLS (4 * MAX_MEMBERS)
+static int first_call[MAX_NODES + 1], calls[MAX_CALLS], ncalls;
+
+static void add_call(int v)
+{
+	if (ncalls == MAX_CALLS) {
+		fputs("ber_read_gen: MAX_CALLS too small\n", stderr);
+		exit(1);
+	}
+	calls[ncalls++] = v;
+}
+
+static void add_calls(const rtype *t)
+{
+	for (int j = 0; j < t->count; j++) {
+		const rmember *m = &t->m[j];
+		const rtype *alt;
+		if ((t->kind == K_SEQUENCE || t->kind == K_LIST) && m->idc) {
+			if (callee(m, m->tag))
+				add_call((int)(2 * ti(m->type) + 1));
+		} else if (t->kind == K_LIST && (alt = item_choice(m)) != NULL) {
+			add_call((int)(2 * ti(alt)));
+		}
+	}
+	for (int j = 0; t->kind == K_CHOICE && j < t->map_count; j++) {
+		const asn_TYPE_tag2member_t *e = &t->map[j];
+		if (idc_of(e->el_tag) && callee(&t->m[e->el_no], e->el_tag))
+			add_call((int)(2 * ti(t->m[e->el_no].type) + 1));
+	}
+}
+
+static void build_calls(void)
+{
+	for (unsigned v = 0; v < 2 * module_ntypes; v++) {
+		first_call[v] = ncalls;
+		add_calls(&types[v / 2]);
+	}
+	first_call[2 * module_ntypes] = ncalls;
+}
+
+/* Marks in seen[] every node reached from v by one call or more. */
+static void reach(int v, unsigned char *seen)
+{
+	for (int k = first_call[v]; k < first_call[v + 1]; k++)
+		if (!seen[calls[k]]) {
+			seen[calls[k]] = 1;
+			reach(calls[k], seen);
+		}
+}
+
+/*
+ * checked[v]: reader v may run at any depth, being in a recursion or
+ * called, at some remove, from one: it checks the depth against max_depth.
+ * The others run only above every recursion, so that their depth is
+ * bounded: levels_of() them.
+ */
+static unsigned char checked[MAX_NODES];
+
+static void find_checked(void)
+{
+	static unsigned char seen[MAX_NODES], cyclic[MAX_NODES];
+	for (unsigned v = 0; v < 2 * module_ntypes; v++) {
+		memset(seen, 0, sizeof seen);
+		reach((int)v, seen);
+		cyclic[v] = seen[v];
+	}
+	for (unsigned v = 0; v < 2 * module_ntypes; v++)
+		if (cyclic[v] && !checked[v]) {
+			checked[v] = 1;
+			reach((int)v, checked);
+		}
+}
+
+/* The most levels opened, nested, by unchecked readers from v on (v's own included). */
+static int levels_of(int v)
+{
+	static int memo[MAX_NODES];
+	if (checked[v])
+		return 0;
+	if (memo[v])
+		return memo[v] - 1;
+	int most = 0;
+	for (int k = first_call[v]; k < first_call[v + 1]; k++) {
+		int n = levels_of(calls[k]);
+		most = n > most ? n : most;
+	}
+	most += v & 1;
+	memo[v] = most + 1;
+	return most;
+}
+
+/* g_open()'s flag for the reader that opens t's header. */
+static const char *depth_check(const rtype *t) { return checked[2 * ti(t) + 1] ? "1" : "0"; }
+
+/*
  * "p = <member K's value at p, whose one-octet tag is tag, before lim>;"
  * then the return on failure. slot is the expression for its void **.
  */
@@ -64,20 +221,13 @@ static void emit_read(const rmember *m, ber_tlv_tag_t tag, const char *slot, con
 {
 	const rtype *t = m->type;
 	long k = mi(m);
-	int matched = tag == m->tag;
+	const char *g = callee(m, tag);
 	switch (m->fast) {
 	case F_SEQUENCE:
 	case F_LIST:
-		if (m->plain && matched)
-			fprintf(out, "%sp = g%c_%ld(r, &members[%ld], %s, p, lim, %s); /* %s */\n", ind,
-			        m->fast == F_SEQUENCE ? 's' : 'l', ti(t), k, slot, d, type_name(t));
-		else
-			fprintf(out, "%sr->depth = %s;\n%sp = read_member_call(r, &members[%ld], %s, p, p + 1, "
-			             "%#lxu, lim);\n", ind, d, ind, k, slot, (unsigned long)tag);
-		break;
 	case F_CHOICE:
-		if (choice_ok(t) && m->tag_mode == 1 && matched)
-			fprintf(out, "%sp = gc1_%ld(r, &members[%ld], %s, p, lim, %s); /* %s */\n", ind, ti(t),
+		if (g)
+			fprintf(out, "%sp = %s_%ld(r, &members[%ld], %s, p, lim, %s); /* %s */\n", ind, g, ti(t),
 			        k, slot, d, type_name(t));
 		else
 			fprintf(out, "%sr->depth = %s;\n%sp = read_member_call(r, &members[%ld], %s, p, p + 1, "
@@ -148,6 +298,21 @@ static int cases_at(const rtype *t, int j, int *k, unsigned *id)
 }
 
 /*
+ * The opening of gs_ (prefix 's') or gl_ ('l'): the node, then the usual
+ * header, anything else handed to the table walk's reader of the kind.
+ */
+static void emit_opening(const rtype *t, char prefix, const char *walk)
+{
+	fprintf(out, "\n/* %s */\n", type_name(t));
+	fprintf(out, "static pos g%c_%ld(G_PARAMS)\n{\n", prefix, ti(t));
+	fprintf(out, "\tchar *st = g_node(r, slot, %d);\n\tif (!st)\n\t\treturn NULL;\n", t->size);
+	fprintf(out, "\tsize_t len;\n\tpos c = g_open(r, p, lim, &len, depth, %s);\n"
+	             "\tif (UNLIKELY(!c)) {\n\t\tr->depth = depth;\n"
+	             "\t\treturn %s(r, mt, slot, p, p + 1, mt->tag, lim);\n\t}\n"
+	             "\tp = c;\n\tlim = c + len;\n", depth_check(t), walk);
+}
+
+/*
  * read_sequence()'s fast loop, unrolled: at each member the switch of
  * cases_at(), a later member reached by a jump (the optional ones between
  * absent), anything else handed to read_members() at that member, which
@@ -167,14 +332,8 @@ static void emit_sequence(const rtype *t)
 				target[k[x]] = 1;
 		done_used |= t->m[j].may_end;
 	}
-	fprintf(out, "\n/* %s */\n", type_name(t));
-	fprintf(out, "static pos gs_%ld(reader *r, const rmember *mt, void **slot, pos p, pos lim, "
-	             "unsigned depth)\n{\n", ti(t));
-	fprintf(out, "\tchar *st = g_node(r, slot, %d);\n\tif (!st)\n\t\treturn NULL;\n", t->size);
-	fputs("\tsize_t len;\n\tpos c = g_open(r, p, lim, &len, depth);\n\tif (UNLIKELY(!c)) {\n"
-	      "\t\tr->depth = depth;\n"
-	      "\t\treturn read_sequence(r, mt, slot, p, p + 1, mt->tag, lim);\n\t}\n"
-	      "\tp = c;\n\tlim = c + len;\n\tvoid *tmp;\n\t(void)tmp;\n", out);
+	emit_opening(t, 's', "read_sequence");
+	fputs("\tvoid *tmp;\n\t(void)tmp;\n", out);
 	for (int j = 0; j < n; j++) {
 		const rmember *m = &t->m[j];
 		fprintf(out, "\t/* %d: %s */\n", j, m->type ? type_name(m->type) : "?");
@@ -185,12 +344,14 @@ static void emit_sequence(const rtype *t)
 			fprintf(out, "\t\treturn r->depth = depth + 1, read_members(r, &types[%ld], st, p, lim, "
 			             "0, 1, %d);\n", ti(t), j);
 		int nc = cases_at(t, j, k, id);
-		fprintf(out, "\tswitch (*p | 0x20) {\n");
+		fprintf(out, "\tswitch (*p) {\n");
 		for (int x = 0; x < nc; x++) {
+			const rmember *mk = &t->m[k[x]];
+			emit_case(mk, mk->tag, id[x], "\t");
 			if (k[x] == j)
-				fprintf(out, "\tcase 0x%02x:\n\t\tbreak;\n", id[x]);
+				fprintf(out, "\t\tbreak;\n");
 			else
-				fprintf(out, "\tcase 0x%02x:\n\t\tgoto m%d;\n", id[x], k[x]);
+				fprintf(out, "\t\tgoto m%d;\n", k[x]);
 		}
 		fprintf(out, "\tdefault:\n\t\tr->depth = depth + 1;\n"
 		             "\t\treturn read_members(r, &types[%ld], st, p, lim, lim - p, 1, %d);\n"
@@ -210,23 +371,19 @@ static void emit_sequence(const rtype *t)
 static void emit_list(const rtype *t)
 {
 	const rmember *e = &t->m[0];
-	fprintf(out, "\n/* %s */\n", type_name(t));
-	fprintf(out, "static pos gl_%ld(reader *r, const rmember *mt, void **slot, pos p, pos lim, "
-	             "unsigned depth)\n{\n", ti(t));
-	fprintf(out, "\tvoid *st = g_node(r, slot, %d);\n\tif (!st)\n\t\treturn NULL;\n", t->size);
-	fputs("\tsize_t len;\n\tpos c = g_open(r, p, lim, &len, depth);\n\tif (UNLIKELY(!c)) {\n"
-	      "\t\tr->depth = depth;\n"
-	      "\t\treturn read_list(r, mt, slot, p, p + 1, mt->tag, lim);\n\t}\n"
-	      "\tp = c;\n\tlim = c + len;\n"
-	      "\tvoid *local[LOCAL_ITEMS], **items = local;\n\tsize_t n = 0, cap = LOCAL_ITEMS;\n"
+	emit_opening(t, 'l', "read_list");
+	fputs("\tvoid *local[LOCAL_ITEMS], **items = local;\n\tsize_t n = 0, cap = LOCAL_ITEMS;\n"
 	      "\twhile (p < lim) {\n\t\tvoid *item = NULL;\n", out);
 	if (e->idc) {
-		fprintf(out, "\t\tif (LIKELY((*p | 0x20) == 0x%02x)) {\n", e->idc);
+		unsigned nat = natural(e, e->tag, e->idc);
+		if (nat)
+			fprintf(out, "\t\tif (LIKELY(*p == 0x%02x)) {\n", nat);
+		else
+			fprintf(out, "\t\tif (LIKELY((*p | 0x20) == 0x%02x)) {\n", e->idc);
 		emit_read(e, e->tag, "&item", "depth + 1", "\t\t\t");
 		fprintf(out, "\t\t} else if (!(p = g_item_slow(r, &members[%ld], &item, p, lim, depth + 1))) {\n"
 		             "\t\t\treturn NULL;\n\t\t}\n", mi(e));
-	} else if (e->tag == (ber_tlv_tag_t)-1 && e->fast == F_CHOICE && e->tag_mode == 0 &&
-	           choice_ok(e->type)) {
+	} else if (item_choice(e)) {
 		fprintf(out, "\t\tif (!(p = gc0_%ld(r, &members[%ld], &item, p, lim, depth + 1))) /* %s */\n"
 		             "\t\t\treturn NULL;\n", ti(e->type), mi(e), type_name(e->type));
 	} else {
@@ -246,7 +403,7 @@ static void emit_alternatives(const rtype *t, const char *head, const char *d, c
 		if (!id)
 			continue;
 		const rmember *m = &t->m[e->el_no];
-		fprintf(out, "\tcase 0x%02x:\n", id);
+		emit_case(m, e->el_tag, id, "\t");
 		fprintf(out, "\t\tif (!(st = g_node(r, slot, %d)))\n\t\t\treturn NULL;\n", t->size);
 		fprintf(out, "\t\tg_present(st, %d, %d, %d);\n", t->pres_offset, t->pres_size, e->el_no + 1);
 		fputs(head, out);
@@ -263,10 +420,10 @@ static void emit_alternatives(const rtype *t, const char *head, const char *d, c
 static void emit_choice(const rtype *t)
 {
 	fprintf(out, "\n/* %s, EXPLICIT */\n", type_name(t));
-	fprintf(out, "static pos gc1_%ld(reader *r, const rmember *mt, void **slot, pos p, pos lim, "
-	             "unsigned depth)\n{\n", ti(t));
-	fputs("\tsize_t len;\n\tpos c = g_open(r, p, lim, &len, depth);\n\tchar *st;\n\tvoid *tmp;\n"
-	      "\t(void)tmp;\n\tif (LIKELY(c && len)) {\n\t\tswitch (*c | 0x20) {\n", out);
+	fprintf(out, "static pos gc1_%ld(G_PARAMS)\n{\n", ti(t));
+	fprintf(out, "\tsize_t len;\n\tpos c = g_open(r, p, lim, &len, depth, %s);\n\tchar *st;\n"
+	             "\tvoid *tmp;\n\t(void)tmp;\n\tif (LIKELY(c && len)) {\n\t\tswitch (*c) {\n",
+	        depth_check(t));
 	emit_alternatives(t, "\t\tp = c;\n\t\tlim = c + len;\n", "depth + 1",
 	                  "\t\treturn p == lim ? p : fail(r, p);\n");
 	fprintf(out, "\t\tdefault:\n\t\t\tbreak;\n\t\t}\n\t}\n"
@@ -275,24 +432,16 @@ static void emit_choice(const rtype *t)
 	        ti(t));
 
 	fprintf(out, "\n/* %s, untagged */\n", type_name(t));
-	fprintf(out, "static pos gc0_%ld(reader *r, const rmember *mt, void **slot, pos p, pos lim, "
-	             "unsigned depth)\n{\n", ti(t));
-	fputs("\tchar *st;\n\tvoid *tmp;\n\t(void)tmp;\n\tswitch (*p | 0x20) {\n", out);
+	fprintf(out, "static pos gc0_%ld(G_PARAMS)\n{\n", ti(t));
+	fputs("\tchar *st;\n\tvoid *tmp;\n\t(void)tmp;\n\tswitch (*p) {\n", out);
 	emit_alternatives(t, "", "depth", "\t\treturn p;\n");
 	fputs("\tdefault:\n\t\treturn g_item_slow(r, mt, slot, p, lim, depth);\n\t}\n}\n", out);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s OUTPUT\n", argv[0]);
-		return 2;
-	}
-	out = fopen(argv[1], "w");
-	if (!out) {
-		perror(argv[1]);
-		return 1;
-	}
+	if (!(out = gen_open_output(argc, argv)))
+		return argc != 2 ? 2 : 1;
 	const rtype *root = compiled(&asn_DEF_MegacoMessage);
 	fputs("/* Generated by tools/gen/ber_read_gen.c from the asn1c descriptors; do not edit. */\n",
 	      out);
@@ -301,21 +450,27 @@ int main(int argc, char **argv)
 		fputs("#define BER_GEN_FINGERPRINT UINT64_C(0)\n", out);
 	} else {
 		fprintf(out, "#define BER_GEN_FINGERPRINT UINT64_C(0x%016" PRIx64 ")\n", tables_print());
+		/*
+		 * The readers above every recursion open a bounded number of
+		 * levels: ber_reader.c uses the readers only when max_depth allows
+		 * that many, so that those need not count against it.
+		 */
+		build_calls();
+		find_checked();
+		int levels = levels_of((int)(2 * ti(root) + 1));
+		fprintf(out, "#define BER_GEN_LEVELS %du\n", levels > 0 ? (unsigned)levels : 1u);
 		fputs("#define UNUSED __attribute__((unused))\n", out);
 		fprintf(out, "#define BER_GEN_ROOT gs_%ld\n#define BER_GEN_ROOT_IDC 0x%02x\n", ti(root),
 		        idc_of(root->tag0));
 		for (unsigned i = 0; i < module_ntypes; i++) {
 			const rtype *t = &types[i];
 			if (t->kind == K_SEQUENCE)
-				fprintf(out, "static UNUSED pos gs_%u(reader *r, const rmember *mt, void **slot, pos p, "
-				             "pos lim, unsigned depth);\n", i);
+				fprintf(out, "static UNUSED pos gs_%u(G_PARAMS);\n", i);
 			else if (t->kind == K_LIST)
-				fprintf(out, "static UNUSED pos gl_%u(reader *r, const rmember *mt, void **slot, pos p, "
-				             "pos lim, unsigned depth);\n", i);
+				fprintf(out, "static UNUSED pos gl_%u(G_PARAMS);\n", i);
 			else if (choice_ok(t))
-				fprintf(out, "static UNUSED pos gc1_%u(reader *r, const rmember *mt, void **slot, pos p, "
-				             "pos lim, unsigned depth);\nstatic UNUSED pos gc0_%u(reader *r, "
-				             "const rmember *mt, void **slot, pos p, pos lim, unsigned depth);\n", i, i);
+				fprintf(out, "static UNUSED pos gc1_%u(G_PARAMS);\nstatic UNUSED pos gc0_%u(G_PARAMS);\n",
+				        i, i);
 		}
 		for (unsigned i = 0; i < module_ntypes; i++) {
 			const rtype *t = &types[i];
@@ -327,9 +482,5 @@ int main(int argc, char **argv)
 				emit_choice(t);
 		}
 	}
-	if (fclose(out) != 0) {
-		perror(argv[1]);
-		return 1;
-	}
-	return 0;
+	return gen_close_output(out, argv[1]);
 }
