@@ -54,36 +54,63 @@ int tb_fail(text_parse *px, int code, size_t off, const char *fmt, ...)
 }
 
 /*
- * Nodes and strings are carved from arena chunks: a bump of a pointer instead
- * of an arena call (and its size header) per node. Carved memory has no
- * header, which nothing needs: asn1c reallocates only SEQUENCE OF arrays, and
- * those carry a header of their own (add()).
+ * Nodes and strings are carved from a chunk of the arena, held as
+ * [px->carve, px->carve_end): a bump of a pointer instead of an arena call
+ * (and its size header) per node. Carved memory has no header, which nothing
+ * needs: asn1c reallocates only SEQUENCE OF arrays, and those carry a header
+ * of their own (add(), grow_list()).
+ *
+ * text_decode.c hands the parse the whole free tail of the message's first
+ * block as its first chunk, which holds a corpus message: no call per
+ * fixed-size chunk, and no chunk's rest left unused. Every chunk is marked
+ * used in the arena when it is taken, because the parse may still call the
+ * arena itself (text_item_new once its pool is used up): such an allocation
+ * lands after the chunk, never on carved memory. What a chunk has left goes
+ * back when nothing was allocated after it (a refill, or the end of the
+ * parse in text_decode.c).
  */
 #define CARVE_ALIGN 16u
-/* 3072: most corpus messages carve one chunk, and it still fits in the arena's
- * first block (message.c) beside the scanner's and parser's allocations. */
-#define CARVE_CHUNK 3072u
+#define CARVE_REFILL 4096u /* a later chunk's size */
+#define CARVE_BIG 1024u    /* a bigger piece that does not fit is taken on its own */
 
-/* A new chunk (the rest of the old one is left unused); nonzero: no memory. */
-static __attribute__((cold, noinline)) int new_chunk(text_parse *px)
+#define CARVE_ROUND(n) (((n) + CARVE_ALIGN - 1) & ~(size_t)(CARVE_ALIGN - 1))
+
+/* n bytes (rounded) of the newest block's free tail or of a new block, marked used. */
+static unsigned char *take_piece(megaco_arena *a, size_t n)
 {
-	/* arena_realloc(NULL): the arena's allocation without zeroing, done per node instead */
-	unsigned char *p = arena_realloc(px->A, NULL, CARVE_CHUNK);
-	if (!p)
-		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
-	px->carve = p;
-	px->carve_end = p + CARVE_CHUNK;
-	return 0;
+	char *lim;
+	char *p = n <= SIZE_MAX / 4 ? arena_tail_take(a, n, &lim) : NULL;
+	if (!p) {
+		a->failed = 1;
+		return NULL;
+	}
+	arena_tail_return(a, p + n);
+	return (unsigned char *)p;
 }
 
-/* A big piece (n rounded): an allocation of its own, the chunk stays. */
-static __attribute__((cold, noinline)) void *carve_big(text_parse *px, size_t n, int zero)
+/*
+ * r bytes (rounded) when the chunk has not got them: a piece of their own
+ * if big (the chunk stays), else the start of a new chunk. NULL (px->err
+ * set) without memory.
+ */
+static __attribute__((cold, noinline)) unsigned char *refill(text_parse *px, size_t r)
 {
-	void *p = arena_realloc(px->A, NULL, n);
+	megaco_arena *a = px->A;
+	unsigned char *p;
+	if (r > CARVE_BIG) {
+		p = take_piece(a, r);
+	} else {
+		/* The chunk's rest goes back if it can, and is taken again if it
+		 * is long enough after all. */
+		arena_block *b = a->head;
+		if (px->carve && b && px->carve_end == (unsigned char *)b->data + b->used)
+			arena_tail_return(a, (char *)px->carve);
+		p = take_piece(a, CARVE_REFILL);
+		px->carve = p ? p + r : NULL;
+		px->carve_end = p ? p + CARVE_REFILL : NULL;
+	}
 	if (!p)
 		tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
-	else if (zero)
-		memset(p, 0, n);
 	return p;
 }
 
@@ -92,18 +119,16 @@ static __attribute__((cold, noinline)) void *carve_big(text_parse *px, size_t n,
  * of the unfolded body would keep them out of line. */
 #define CARVE_INLINE static inline __attribute__((always_inline))
 
-#define CARVE_ROUND(n) (((n) + CARVE_ALIGN - 1) & ~(size_t)(CARVE_ALIGN - 1))
-
 /* n bytes, not zeroed, aligned for any node. */
 CARVE_INLINE void *carve(text_parse *px, size_t n)
 {
-	if (CARVE_ROUND(n) > CARVE_CHUNK / 4)
-		return carve_big(px, CARVE_ROUND(n), 0);
-	/* both NULL at first */
-	if ((uintptr_t)px->carve_end - (uintptr_t)px->carve < CARVE_ROUND(n) && new_chunk(px))
-		return NULL;
+	/* Both NULL if text_decode.c had no tail to give. n is at most a
+	 * token's length and a little: no wrap. */
+	size_t r = CARVE_ROUND(n);
+	if ((uintptr_t)px->carve_end - (uintptr_t)px->carve < r)
+		return refill(px, r);
 	unsigned char *p = px->carve;
-	px->carve = p + CARVE_ROUND(n);
+	px->carve = p + r;
 	return p;
 }
 
@@ -156,13 +181,9 @@ CARVE_INLINE void zero_carved(unsigned char *p, size_t rounded)
 /* n zeroed bytes; a node's constant size unrolls the zeroing into a few stores. */
 CARVE_INLINE void *tb_new(text_parse *px, size_t n)
 {
-	if (CARVE_ROUND(n) > CARVE_CHUNK / 4)
-		return carve_big(px, CARVE_ROUND(n), 1);
-	if ((uintptr_t)px->carve_end - (uintptr_t)px->carve < CARVE_ROUND(n) && new_chunk(px))
-		return NULL;
-	unsigned char *p = px->carve;
-	px->carve = p + CARVE_ROUND(n);
-	zero_carved(p, CARVE_ROUND(n));
+	unsigned char *p = carve(px, n);
+	if (p)
+		zero_carved(p, CARVE_ROUND(n));
 	return p;
 }
 
@@ -170,16 +191,33 @@ CARVE_INLINE void *tb_new(text_parse *px, size_t n)
 typedef A_SEQUENCE_OF(void) any_list;
 
 /*
- * asn_sequence_add's growth (4, 8, 16, ... slots), in the arena, without its
- * calls. Arrays are arena allocations of their own (with the arena's size
- * header), so megaco_message_append can still grow a decoded list.
+ * A list's array of slots pointers in the carved piece p, behind the size
+ * header arena.h puts before every allocation, so that arena_realloc()
+ * (asn_sequence_add() on the decoded model, megaco_message_append) can copy
+ * it when the list grows later.
  */
+#define ARRAY_BYTES(slots) (ARENA_HDR + (slots) * sizeof(void *))
+
+CARVE_INLINE void **init_array(unsigned char *p, size_t slots)
+{
+	size_t bytes = slots * sizeof(void *);
+	memcpy(p, &bytes, sizeof bytes);
+	return (void **)(void *)(p + ARENA_HDR);
+}
+
+CARVE_INLINE void **new_array(text_parse *px, size_t slots)
+{
+	unsigned char *p = carve(px, ARRAY_BYTES(slots));
+	return p ? init_array(p, slots) : NULL;
+}
+
+/* asn_sequence_add's growth (4, 8, 16, ... slots), without its calls. */
 static int grow_list(text_parse *px, any_list *l)
 {
-	void **a = l->size > (1 << 28) ? NULL
-	           : arena_realloc(px->A, l->array, (size_t)l->size * 2 * sizeof *a);
+	void **a = l->size > (1 << 28) ? NULL : new_array(px, (size_t)l->size * 2);
 	if (!a)
 		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
+	memcpy(a, l->array, (size_t)l->count * sizeof *a);
 	l->array = a;
 	l->size *= 2;
 	return 0;
@@ -195,18 +233,9 @@ static inline int add(text_parse *px, void *list, void *item)
 			if (grow_list(px, l))
 				return -1;
 		} else {
-			/*
-			 * Most lists stop here. The first 4 slots are carved like a node,
-			 * behind the size header arena.h puts before every allocation, so
-			 * arena_realloc() (grow_list(), or asn_sequence_add() on the model
-			 * later) copies them when the list grows.
-			 */
-			size_t bytes = 4 * sizeof(void *);
-			unsigned char *p = tb_new(px, ARENA_HDR + 4 * sizeof(void *));
-			if (!p)
+			/* Most lists stop at 4. */
+			if (!(l->array = new_array(px, 4)))
 				return -1;
-			memcpy(p, &bytes, sizeof bytes);
-			l->array = (void **)(void *)(p + ARENA_HDR);
 			l->size = 4;
 		}
 	}
@@ -396,12 +425,33 @@ CARVE_INLINE int *new_int(text_parse *px, int v)
 
 /* ---- lists ------------------------------------------------------------------- */
 
+/* A list holding item, and room for 3 more: one piece for both. */
+static tb_list *list_first(text_parse *px, void *item)
+{
+	enum { HEAD = CARVE_ROUND(sizeof(tb_list)) };
+	unsigned char *p = item ? carve(px, HEAD + ARRAY_BYTES(4)) : NULL;
+	if (!p)
+		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory"), NULL;
+	zero_carved(p, HEAD);
+	tb_list *l = (tb_list *)(void *)p;
+	l->list.array = init_array(p + HEAD, 4);
+	l->list.size = 4;
+	l->list.count = 1;
+	l->list.array[0] = item;
+	return l;
+}
+
+/* item added to l, or to a new list when l is NULL; NULL when out of memory. */
+static inline tb_list *push(text_parse *px, tb_list *l, void *item)
+{
+	if (!l)
+		return list_first(px, item);
+	return add(px, &l->list, item) ? NULL : l;
+}
+
 tb_list *tb_list_new(text_parse *px, void *first)
 {
-	tb_list *l = NEW(px, tb_list);
-	if (l && first && add(px, &l->list, first))
-		return NULL;
-	return l;
+	return first ? list_first(px, first) : NEW(px, tb_list);
 }
 
 int tb_list_add(text_parse *px, tb_list *l, void *item)
@@ -648,6 +698,29 @@ static inline int fill_mid(text_parse *px, const mid_parts *m, IP4Address_t *ip4
 /* Fills *id (zeroed) from the mId token. */
 static int set_mid(text_parse *px, const text_tok *t, MId_t *id)
 {
+	const char *s = TXT(px, t);
+	if (s[0] == '[') {
+		/*
+		 * The usual mId, [a.b.c.d] and maybe :port, straight into the model
+		 * (no mid_parts to fill and read back). What parse_mid() would reject
+		 * or read otherwise goes its way.
+		 */
+		const unsigned char *p = (const unsigned char *)s + 1;
+		const unsigned char *e = (const unsigned char *)s + t->len;
+		uint8_t addr[4];
+		const char *close = (const char *)(t->len >= 17 ? dotted_quad(p, e, 0, addr)
+		                                                : dotted_quad(p, e, 1, addr));
+		size_t rest = close ? t->len - (size_t)(close - s) - 1 : 0;
+		if (close && (!rest || close[1] == ':')) {
+			IP4Address_t *ip4 = &id->choice.ip4Address;
+			unsigned long port;
+			id->present = MId_PR_ip4Address;
+			if (rest && (parse_uint(px, close + 2, rest - 1, t->off, 65535, &port) ||
+			             !(ip4->portNumber = new_long(px, (long)port))))
+				return -1;
+			return set_os(px, &ip4->address, (const char *)addr, 4);
+		}
+	}
 	mid_parts m;
 	if (parse_mid(px, t, 0, &m))
 		return -1;
@@ -882,8 +955,6 @@ void *tb_segment_reply(text_parse *px, const text_tok *id)
 
 tb_list *tb_ack_list(text_parse *px, tb_list *l, const text_tok *t)
 {
-	if (!l && !(l = tb_list_new(px, NULL)))
-		return NULL;
 	TransactionAck_t *a = NEW(px, TransactionAck_t);
 	if (!a)
 		return NULL;
@@ -904,7 +975,7 @@ tb_list *tb_ack_list(text_parse *px, tb_list *l, const text_tok *t)
 		    !(a->lastAck = new_ulong(px, last)))
 			return NULL;
 	}
-	return add(px, &l->list, a) ? NULL : l;
+	return push(px, l, a);
 }
 
 /* ---- actions and context properties ------------------------------------------ */
@@ -924,16 +995,14 @@ static int ctx_id(text_parse *px, const text_tok *t, ContextID_t *out)
 
 tb_list *tb_ctxid_list(text_parse *px, tb_list *l, const text_tok *t)
 {
-	if (!l && !(l = tb_list_new(px, NULL)))
-		return NULL;
 	ContextID_t *id = NEW(px, ContextID_t);
-	if (!id || ctx_id(px, t, id) || add(px, &l->list, id))
+	if (!id || ctx_id(px, t, id))
 		return NULL;
-	return l;
+	return push(px, l, id);
 }
 
 /* Fills a zeroed TerminationID_t from its token. */
-static int set_term_id(text_parse *px, const text_tok *t, TerminationID_t *tid)
+CARVE_INLINE int set_term_id(text_parse *px, const text_tok *t, TerminationID_t *tid)
 {
 	/* ROOT is stored upper case, whatever the spelling (docs/model.md). */
 	if (ci_eq(TXT(px, t), t->len, "ROOT"))
@@ -949,9 +1018,8 @@ static TerminationID_t *term_id(text_parse *px, const text_tok *t)
 
 tb_list *tb_tid_list(text_parse *px, tb_list *l, const text_tok *t)
 {
-	if (!l && !(l = tb_list_new(px, NULL)))
-		return NULL;
-	return add(px, &l->list, term_id(px, t)) ? NULL : l;
+	TerminationID_t *tid = term_id(px, t);
+	return tid ? push(px, l, tid) : NULL;
 }
 
 static int ctx_prop(text_parse *px, ContextRequest_t **crp, const text_item *it)
@@ -1290,8 +1358,6 @@ void *tb_notify_request(text_parse *px, const text_tok *kw, tb_list *tids, void 
 
 tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it)
 {
-	if (!l && !(l = tb_list_new(px, NULL)))
-		return NULL;
 	AmmDescriptor_t *d = NEW(px, AmmDescriptor_t);
 	if (!d)
 		return NULL;
@@ -1300,7 +1366,7 @@ tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it)
 	case TI_AUDIT: d->present = AmmDescriptor_PR_auditDescriptor; d->choice.auditDescriptor = *(AuditDescriptor_t *)it->p; break;
 	default: return tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected descriptor"), NULL;
 	}
-	return add(px, &l->list, d) ? NULL : l;
+	return push(px, l, d);
 }
 
 static int audit_bit(int kw)
@@ -2266,12 +2332,10 @@ static int package_item(text_parse *px, const text_tok *t, Name_t *name, long *v
 
 tb_list *tb_packages(text_parse *px, tb_list *l, const text_tok *t)
 {
-	if (!l && !(l = tb_list_new(px, NULL)))
-		return NULL;
 	PackagesItem_t *p = NEW(px, PackagesItem_t);
-	if (!p || package_item(px, t, &p->packageName, &p->packageVersion) || add(px, &l->list, p))
+	if (!p || package_item(px, t, &p->packageName, &p->packageVersion))
 		return NULL;
-	return l;
+	return push(px, l, p);
 }
 
 /* ---- audit descriptor and individual audit descriptors ----------------------------- */

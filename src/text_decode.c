@@ -143,6 +143,31 @@ static int run(text_parse *px, int reentrant)
 	return rc;
 }
 
+/*
+ * The builders carve the model from chunks of the arena, each marked used
+ * in it when taken (text_build.c says why, above refill()). The first is
+ * the whole free tail of the message's first block, taken here; what is
+ * left of the last goes back afterwards, for whatever is allocated in the
+ * message later, if nothing was allocated after it.
+ */
+static void take_tail(text_parse *px)
+{
+	char *lim;
+	char *p = arena_tail_take(px->A, 0, &lim);
+	if (p) {
+		arena_tail_return(px->A, lim);
+		px->carve = (unsigned char *)p;
+		px->carve_end = (unsigned char *)lim;
+	}
+}
+
+static void give_back_tail(text_parse *px)
+{
+	arena_block *b = px->A->head;
+	if (px->carve && b && px->carve_end == (unsigned char *)b->data + b->used)
+		arena_tail_return(px->A, (char *)px->carve);
+}
+
 static int scan_error(const text_scan_state *st, megaco_error *err)
 {
 	unsigned line, col;
@@ -219,6 +244,7 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 		px.in = buf;
 		px.len = len;
 		px.scan = &st;
+		take_tail(&px);
 		px.max_depth = o->max_depth ? o->max_depth : MEGACO_DEPTH_CEILING;
 		if (px.max_depth > MEGACO_DEPTH_CEILING)
 			px.max_depth = MEGACO_DEPTH_CEILING;
@@ -228,6 +254,7 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 		arena_set_current(prev);
 
 		if (rc == 0 && !px.err && !st.err && !msg->arena.failed) {
+			give_back_tail(&px);
 			*out = msg;
 			clear_error(err);
 			return MEGACO_OK;
