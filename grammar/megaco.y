@@ -42,11 +42,13 @@ static void yyerror(text_parse *px, const char *msg)
 }
 
 /*
- * The brace tokens are consecutive, openers at even offsets (EQ_SAFE_LB,
- * "= name {", opens one too): one compare for the rest.
+ * The brace tokens are consecutive, from LBRKT to AUDIT_LB: '}' and ']' at
+ * offsets 1 and 3, openers at the others (EQ_SAFE_LB, "= name {", and the
+ * keyword joins, "keyword = name {", open one too): one compare for the rest.
  */
 _Static_assert(RBRKT == LBRKT + 1 && LSBRKT == LBRKT + 2 && RSBRKT == LBRKT + 3 &&
-               EQ_SAFE_LB == LBRKT + 4, "brace token numbers");
+               EQ_SAFE_LB == LBRKT + 4 && TRANS_LB == LBRKT + 5 && AUDIT_LB == LBRKT + 11,
+               "brace token numbers");
 
 /*
  * The token pull: a direct call into the chosen scanner, plus the brace depth
@@ -58,8 +60,9 @@ static inline int yylex(YYSTYPE *lval, text_parse *px)
 {
 	void *s = px->scanner;
 	int t = s ? text_re_lex(lval, s) : text_nr_lex(lval);
-	if ((unsigned)(t - LBRKT) <= (unsigned)(EQ_SAFE_LB - LBRKT)) {
-		if (((t - LBRKT) & 1) == 0) {
+	unsigned d = (unsigned)(t - LBRKT);
+	if (d <= (unsigned)(AUDIT_LB - LBRKT)) {
+		if ((d & ~2u) != 1) {
 			if (++px->depth > px->max_depth) {
 				tb_fail(px, MEGACO_ERR_TOO_DEEP, lval->tok.off, "nesting deeper than %u",
 				        px->max_depth);
@@ -96,6 +99,36 @@ static void *ctx_command(text_parse *px, void *ar, void *cmd)
 	return tb_action_request_cmd(px, ar, cmd) ? NULL : ar;
 }
 
+/*
+ * The name of a joined "keyword = name {" token (TRANS_LB ... AUDIT_LB) as
+ * the plain word token it stands for; the token itself carries the keyword's
+ * index and flags, and is the command keyword for tb_command and the like.
+ */
+#define LB_NAME(t) (&(text_tok){(t).off, (t).len, -1, 0})
+
+/* A command request from a joined "Add/Move/Modify/AuditValue/... = tid {". */
+static void *command_lb(text_parse *px, void *ar, const text_tok *kw, void *body)
+{
+	tb_list *tids = tb_tid_list(px, NULL, LB_NAME(*kw));
+	return tids ? ctx_command(px, ar, tb_command(px, kw, tids, body)) : NULL;
+}
+
+/* A Notify request from "Notify = tid {ObservedEvents = id {events}[, error]}", joined. */
+static void *notify_lb(text_parse *px, void *ar, const text_tok *kw, const text_tok *rid,
+                       tb_list *events, void *err)
+{
+	void *oed = tb_observed_events(px, LB_NAME(*rid), events);
+	tb_list *tids = oed ? tb_tid_list(px, NULL, LB_NAME(*kw)) : NULL;
+	return tids ? ctx_command(px, ar, tb_notify_request(px, kw, tids, oed, err)) : NULL;
+}
+
+/* A command reply from a joined "Add/Move/Modify/Notify/AuditValue/... = tid {". */
+static void *reply_lb(text_parse *px, const text_tok *kw, tb_list *audit)
+{
+	tb_list *tids = tb_tid_list(px, NULL, LB_NAME(*kw));
+	return tids ? tb_command_reply(px, kw, tids, audit) : NULL;
+}
+
 /* An item for a builder that takes one, on the stack. */
 #define ITEM_OF(k, pv, nv, at) ((text_item){.kind = (k), .p = (pv), .n = (nv), .off = (at)})
 
@@ -109,15 +142,11 @@ static void *ctx_command(text_parse *px, void *ar, void *cmd)
 		if (!(ptr))                                                                 \
 			YYABORT;                                                                \
 	} while (0)
-/* A new item (text_item_new: the parse's item pool), filled in; at: its input offset. */
+/* A new item (text_item_make: the parse's item pool), filled in; at: its input offset. */
 #define ITEM(res, k, pv, nv, at)                                                   \
 	do {                                                                            \
-		if (!((res) = text_item_new(px)))                                           \
+		if (!((res) = text_item_make(px, (k), (pv), (nv), (at))))                   \
 			YYABORT;                                                                \
-		(res)->kind = (k);                                                          \
-		(res)->p = (pv);                                                            \
-		(res)->n = (nv);                                                            \
-		(res)->off = (at);                                                          \
 	} while (0)
 }
 
@@ -144,6 +173,14 @@ static void *ctx_command(text_parse *px, void *ar, void *cmd)
 %token <tok> LBRKT "'{'" RBRKT "'}'" LSBRKT "'['" RSBRKT "']'"
 /* '=', a name and '{' as one token (see eq_tids below) */
 %token <tok> EQ_SAFE_LB "'=', a name and '{'"
+/* A keyword, '=', a name and '{' as one token (see "keyword joins" below) */
+%token <tok> TRANS_LB "Transaction = name {"
+%token <tok> REPLY_LB "Reply = name {"
+%token <tok> CTX_LB "Context = name {"
+%token <tok> NOTIFY_LB "Notify = name {"
+%token <tok> OE_LB "ObservedEvents = name {"
+%token <tok> AMM_LB "Add/Move/Modify = name {"
+%token <tok> AUDIT_LB "AuditValue/AuditCapability = name {"
 %token <tok> COMMA "','" EQUAL "'='"
 %token <tok> COLON "':'" GT "'>'" LT "'<'" NEQ "'#'"
 %token <tok> SAFE "a name or value" QSTRING "a quoted string" VERSION "MEGACO/version"
@@ -334,6 +371,10 @@ transaction_list
 		{ $$ = list_push(px, NULL, tb_trans_reply(px, &$2, $4)); NN($$); }
 	| KW_REPLY EQ_SAFE_LB reply_body RBRKT
 		{ $$ = list_push(px, NULL, tb_trans_reply(px, &$2, $3)); NN($$); }
+	| TRANS_LB action_request_list RBRKT
+		{ $$ = list_push(px, NULL, tb_trans_request(px, LB_NAME($1), $2)); NN($$); }
+	| REPLY_LB reply_body RBRKT
+		{ $$ = list_push(px, NULL, tb_trans_reply(px, LB_NAME($1), $2)); NN($$); }
 	| KW_PENDING EQUAL SAFE LBRKT RBRKT
 		{ $$ = list_push(px, NULL, tb_trans_pending(px, &$3)); NN($$); }
 	| KW_PENDING EQ_SAFE LBRKT RBRKT
@@ -358,6 +399,10 @@ transaction_list
 		{ $$ = list_push(px, $1, tb_trans_reply(px, &$3, $5)); NN($$); }
 	| transaction_list KW_REPLY EQ_SAFE_LB reply_body RBRKT
 		{ $$ = list_push(px, $1, tb_trans_reply(px, &$3, $4)); NN($$); }
+	| transaction_list TRANS_LB action_request_list RBRKT
+		{ $$ = list_push(px, $1, tb_trans_request(px, LB_NAME($2), $3)); NN($$); }
+	| transaction_list REPLY_LB reply_body RBRKT
+		{ $$ = list_push(px, $1, tb_trans_reply(px, LB_NAME($2), $3)); NN($$); }
 	| transaction_list KW_PENDING EQUAL SAFE LBRKT RBRKT
 		{ $$ = list_push(px, $1, tb_trans_pending(px, &$4)); NN($$); }
 	| transaction_list KW_PENDING EQ_SAFE LBRKT RBRKT
@@ -393,6 +438,10 @@ action_request_list
 		{ CK(tb_action_request_id(px, $4, &$2)); $$ = list_push(px, NULL, $4); NN($$); }
 	| KW_CTX EQ_SAFE_LB context_items RBRKT
 		{ CK(tb_action_request_id(px, $3, &$2)); $$ = list_push(px, NULL, $3); NN($$); }
+	| CTX_LB context_items RBRKT
+		{ CK(tb_action_request_id(px, $2, LB_NAME($1))); $$ = list_push(px, NULL, $2); NN($$); }
+	| action_request_list COMMA CTX_LB context_items RBRKT
+		{ CK(tb_action_request_id(px, $4, LB_NAME($3))); $$ = list_push(px, $1, $4); NN($$); }
 	| action_request_list COMMA KW_CTX EQUAL SAFE LBRKT context_items RBRKT
 		{ CK(tb_action_request_id(px, $7, &$5)); $$ = list_push(px, $1, $7); NN($$); }
 	| action_request_list COMMA KW_CTX EQ_SAFE LBRKT context_items RBRKT
@@ -409,6 +458,12 @@ context_items
 		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, $3)); NN($$); }
 	| amm_kw eq_tids_lb amm_param_list RBRKT
 		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, $3)); NN($$); }
+	| AMM_LB amm_param_list RBRKT  { $$ = command_lb(px, NULL, &$1, $2); NN($$); }
+	| AUDIT_LB audit_descriptor RBRKT { $$ = command_lb(px, NULL, &$1, $2); NN($$); }
+	| NOTIFY_LB OE_LB observed_events RBRKT RBRKT
+		{ $$ = notify_lb(px, NULL, &$1, &$2, $3, NULL); NN($$); }
+	| NOTIFY_LB OE_LB observed_events RBRKT COMMA error_descriptor RBRKT
+		{ $$ = notify_lb(px, NULL, &$1, &$2, $3, $6); NN($$); }
 	| KW_SUBTRACT eq_tids
 		{ $$ = ctx_command(px, NULL, tb_command(px, &$1, $2, NULL)); NN($$); }
 	| KW_SUBTRACT eq_tids LBRKT audit_descriptor RBRKT
@@ -436,6 +491,12 @@ context_items
 		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, $5)); NN($$); }
 	| context_items COMMA amm_kw eq_tids_lb amm_param_list RBRKT
 		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, $5)); NN($$); }
+	| context_items COMMA AMM_LB amm_param_list RBRKT { $$ = command_lb(px, $1, &$3, $4); NN($$); }
+	| context_items COMMA AUDIT_LB audit_descriptor RBRKT { $$ = command_lb(px, $1, &$3, $4); NN($$); }
+	| context_items COMMA NOTIFY_LB OE_LB observed_events RBRKT RBRKT
+		{ $$ = notify_lb(px, $1, &$3, &$4, $5, NULL); NN($$); }
+	| context_items COMMA NOTIFY_LB OE_LB observed_events RBRKT COMMA error_descriptor RBRKT
+		{ $$ = notify_lb(px, $1, &$3, &$4, $5, $8); NN($$); }
 	| context_items COMMA KW_SUBTRACT eq_tids
 		{ $$ = ctx_command(px, $1, tb_command(px, &$3, $4, NULL)); NN($$); }
 	| context_items COMMA KW_SUBTRACT eq_tids LBRKT audit_descriptor RBRKT
@@ -715,6 +776,10 @@ action_reply_list
 		{ $$ = list_push(px, NULL, tb_action_reply_ctx(px, $4, &$2)); NN($$); }
 	| KW_CTX EQ_SAFE_LB reply_items RBRKT
 		{ $$ = list_push(px, NULL, tb_action_reply_ctx(px, $3, &$2)); NN($$); }
+	| CTX_LB reply_items RBRKT
+		{ $$ = list_push(px, NULL, tb_action_reply_ctx(px, $2, LB_NAME($1))); NN($$); }
+	| action_reply_list COMMA CTX_LB reply_items RBRKT
+		{ $$ = list_push(px, $1, tb_action_reply_ctx(px, $4, LB_NAME($3))); NN($$); }
 	| action_reply_list COMMA KW_CTX EQUAL SAFE
 		{ $$ = list_push(px, $1, tb_action_reply_ctx(px, NULL, &$5)); NN($$); }
 	| action_reply_list COMMA KW_CTX EQ_SAFE
@@ -769,6 +834,9 @@ command_reply
 		{ $$ = tb_sc_reply(px, &$1, $2, $4); NN($$); }
 	| cmd_kw eq_tids_lb services_descriptor RBRKT
 		{ $$ = tb_sc_reply(px, &$1, $2, $3); NN($$); }
+	| AMM_LB termination_audit RBRKT    { $$ = reply_lb(px, &$1, $2); NN($$); }
+	| NOTIFY_LB termination_audit RBRKT { $$ = reply_lb(px, &$1, $2); NN($$); }
+	| AUDIT_LB termination_audit RBRKT  { $$ = reply_lb(px, &$1, $2); NN($$); }
 	| audit_kw eq_tids
 		{ $$ = tb_command_reply(px, &$1, $2, NULL); NN($$); }
 	| audit_kw eq_tids LBRKT termination_audit RBRKT
@@ -923,6 +991,20 @@ value_list
  * without the twins; the joined forms only ever parse input that the
  * separate tokens parse the same way. After DigitMap, ServiceChangeAddress
  * and MgcIdToTry (the scanner's PEND_*) nothing is joined.
+ */
+/*
+ * Keyword joins: in the same first pass the scanner also takes "keyword =
+ * name {" as one token for the most frequent openers (TRANS_LB ... AUDIT_LB,
+ * kw_join_lb in megaco.l), on the same conditions as EQ_SAFE_LB; the value
+ * is the name's bytes with the keyword's index and O-/W- flags (LB_NAME gives
+ * the plain name). Their alternatives build the termination ID list in the
+ * command's action (command_lb, notify_lb, reply_lb) instead of reducing
+ * eq_tids_lb first, and "Notify = t { ObservedEvents = id {...}[, Error] }"
+ * is written out flat after NOTIFY_LB, which saves the observed events
+ * descriptor and opt_error_text reductions. Any other spelling of those (a
+ * comment before the '=', say) comes as EQ_SAFE_LB or separate tokens and
+ * takes the rules above; the first pass may fail where separate tokens
+ * parse, and is then run again without joins, as for EQ_SAFE.
  */
 eq_tids
 	: EQUAL term_id_list        { $$ = $2; }
@@ -1231,6 +1313,7 @@ observed_events_descriptor
 		{ $$ = tb_observed_events(px, &$2, $4); NN($$); }
 	| KW_OBSERVED_EVENTS EQ_SAFE_LB observed_events RBRKT
 		{ $$ = tb_observed_events(px, &$2, $3); NN($$); }
+	| OE_LB observed_events RBRKT { $$ = tb_observed_events(px, LB_NAME($1), $2); NN($$); }
 	;
 
 observed_events
@@ -1468,10 +1551,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, text_parse *px)
 	enum { MAX_EXPECTED = 4 };
 	yysymbol_kind_t exp[YYNTOKENS];
 	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
-	/* The joined tokens only stand in for '=' and what follows; '=' is listed wherever they are. */
+	/*
+	 * The joined tokens only stand in for '=' (or a keyword) and what
+	 * follows; '=' (the keyword) is listed wherever they are.
+	 */
 	int kept = 0;
 	for (int i = 0; i < n; i++)
-		if (exp[i] != YYSYMBOL_EQ_SAFE && exp[i] != YYSYMBOL_EQ_SAFE_LB)
+		if (exp[i] != YYSYMBOL_EQ_SAFE &&
+		    (exp[i] < YYSYMBOL_EQ_SAFE_LB || exp[i] > YYSYMBOL_AUDIT_LB))
 			exp[kept++] = exp[i];
 	if (n > 0)
 		n = kept;

@@ -355,6 +355,15 @@ static const struct {
 	 "requestId: 5|SignalsDescriptor ::= {"},
 	{"v1 EmergencyOffToken (Erlang spelling)", "MEGACO/2 [1.2.3.4] T=1{C=1{EmergencyOffToken,"
 	 "N=t1{OE=1{al/on}}}}", "emergency: FALSE"},
+	/* "keyword = name {" is one token in the first pass (megaco.y, keyword joins) */
+	{"joined keyword forms with prefixes", HDR "T=1{C=2{O-MF=t1{M{O{MO=SO}}},W-AV=t2{AT{M}},"
+	 "W-N=t3{OE=4{al/on},ER=400{}},MV=t4{E}}}", "optional: <present>|wildcardReturn: <present>|"
+	 "AuditRequest ::= {|requestId: 4|errorCode: 400|id: 74 34"},
+	{"joins broken by comments", HDR "T ;c\n=1{C=2;c\n{N ;c\n= t1 ;c\n{OE ;c\n= 1 {al/on}},"
+	 "A;c\n=t2{M{O{MO=SO}}}}}", "transactionId: 1|contextId: 2|requestId: 1|id: 74 32|streamMode: 0"},
+	{"joined reply commands", HDR "P=2{C=1{MF=t1{M{O{MO=SO}}},N=t2{ER=402{}},AC=t3{OE=3{al/on}},"
+	 "MV=t4{ER=401{}}}}", "AmmsReply ::= {|NotifyReply ::= {|errorCode: 402|requestId: 3|"
+	 "errorCode: 401"},
 	{"non-ASCII in a value", REQ("Modify = t1 { Media { LocalControl { a/b = \xC3\xA9t\xC3\xA9 } } }"),
 	 "C3 A9 74 C3 A9"},
 };
