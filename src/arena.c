@@ -7,6 +7,7 @@
 #include "arena.h"
 #include "megaco_asn_hooks.h"
 
+#include <pthread.h>
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,12 +40,55 @@ void arena_init(megaco_arena *a, const megaco_allocator *al, size_t first_size)
 	a->next_size = first_size ? first_size : 4096;
 }
 
+/*
+ * One spare block per thread, of the size every message starts with, for
+ * the default allocator only. A gateway decodes, handles and frees a message
+ * per receive, on the same thread: keeping the freed first block for the next
+ * message saves a round trip through malloc's large-chunk path (measured
+ * ~300-350 instructions a message, 8 % of a BER decode). Blocks of any other
+ * size, and every block of a caller's allocator, go back as before. The
+ * spare is freed when its thread exits (a pthread key whose value only marks
+ * that the thread holds one); at process exit it is still reachable from the
+ * thread's storage, like the reentrant scanner's.
+ */
+static _Thread_local arena_block *spare;
+static _Thread_local int spare_registered;
+static pthread_key_t spare_key;
+static int spare_key_ok;
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
+
+static void spare_release(void *marker)
+{
+	(void)marker;
+	free(spare);
+	spare = NULL;
+	spare_registered = 0;
+}
+
+static void spare_key_create(void) { spare_key_ok = pthread_key_create(&spare_key, spare_release) == 0; }
+
+/* Keeps b as this thread's spare if it fits the rule above; 0: the caller frees it. */
+static int spare_keep(const megaco_arena *a, arena_block *b)
+{
+	if (a->al != &megaco_default_allocator || b->size != ARENA_FIRST_BLOCK || spare)
+		return 0;
+	if (!spare_registered) {
+		pthread_once(&spare_once, spare_key_create);
+		if (!spare_key_ok || pthread_setspecific(spare_key, &spare_key) != 0)
+			return 0;
+		spare_registered = 1;
+	}
+	spare = b;
+	return 1;
+}
+
 void arena_reset_blocks(megaco_arena *a)
 {
 	arena_block *b = a->head;
 	while (b) {
 		arena_block *next = b->next;
-		a->al->free(a->al->user_data, b);
+		if (!spare_keep(a, b))
+			a->al->free(a->al->user_data, b);
 		b = next;
 	}
 	a->head = NULL;
@@ -62,9 +106,13 @@ static arena_block *new_block(megaco_arena *a, size_t need)
 		size = round_up(need);
 	if (size > SIZE_MAX - sizeof(arena_block))
 		return NULL;
-	arena_block *b = a->al->alloc(a->al->user_data, sizeof(arena_block) + size);
-	if (!b)
+	arena_block *b;
+	if (size == ARENA_FIRST_BLOCK && spare && a->al == &megaco_default_allocator) {
+		b = spare;
+		spare = NULL;
+	} else if (!(b = a->al->alloc(a->al->user_data, sizeof(arena_block) + size))) {
 		return NULL;
+	}
 	b->next = a->head;
 	b->size = size;
 	b->used = 0;

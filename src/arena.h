@@ -23,6 +23,13 @@ struct arena_block {
 	max_align_t data[];
 };
 
+/*
+ * The first block of a message (src/message.c): 130 of the 149 corpus
+ * messages decode into one of this size (4096: 62). With the default
+ * allocator a freed block of this size is kept as its thread's spare (arena.c).
+ */
+#define ARENA_FIRST_BLOCK 8192
+
 /* Every allocation is preceded by a header of this size holding its size. */
 #define ARENA_ALIGN sizeof(max_align_t)
 #define ARENA_HDR ARENA_ALIGN

@@ -9,7 +9,6 @@
 #include "asn1_settle.h"
 #include "internal.h"
 
-#define FIRST_BLOCK 8192 /* 130 of the 149 corpus messages decode into one block (4096: 62) */
 
 void megaco_options_init(megaco_options *opts)
 {
@@ -41,7 +40,7 @@ megaco_message *message_create(megaco_name_form form, const megaco_options *opts
 	struct handle_and_model {
 		megaco_message msg;
 		MegacoMessage_t model;
-	} *both = arena_init_first(&a, opts ? opts->allocator : NULL, FIRST_BLOCK, sizeof *both);
+	} *both = arena_init_first(&a, opts ? opts->allocator : NULL, ARENA_FIRST_BLOCK, sizeof *both);
 	if (!both)
 		return NULL;
 	arena_zero(&both->model, sizeof both->model);

@@ -8,6 +8,8 @@
  * see tests/CMakeLists.txt) so that a stray malloc anywhere in libmegaco or
  * the asn1c runtime linked into this binary is caught too.
  */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,19 +108,64 @@ static void test_wrap_is_live(void **state)
 	assert_int_equal(heap.mallocs, 2);
 	assert_int_equal(heap.frees, 2);
 
-	/* And it sees the library: a default-allocator decode takes its arena from malloc. */
+	/* And it sees the library: a default-allocator decode takes its arena from
+	 * malloc. Two messages at once, as the thread keeps at most one spare
+	 * block (src/arena.c) and the first may come from it. */
 	size_t len;
-	unsigned char *b = read_file(C->entries[0].path[MEGACO_ENC_BER - 1], &len);
 	megaco_message *m = NULL;
+	unsigned char *b = read_file(C->entries[0].path[MEGACO_ENC_BER - 1], &len);
+	megaco_message *m2 = NULL;
 	heap.mallocs = heap.frees = 0;
 	heap.on = 1;
 	assert_int_equal(megaco_decode(MEGACO_ENC_BER, b, len, NULL, &m, NULL), MEGACO_OK);
+	assert_int_equal(megaco_decode(MEGACO_ENC_BER, b, len, NULL, &m2, NULL), MEGACO_OK);
 	long during = heap.mallocs;
 	megaco_message_free(m);
+	megaco_message_free(m2);
 	heap.on = 0;
 	assert_true(during >= 1);
-	assert_int_equal(heap.frees, during);
+	assert_true(heap.frees >= 1);
 	free(b);
+}
+
+/*
+ * The spare block a thread keeps (src/arena.c) is freed when the thread
+ * exits: counted from the thread's first allocation to after its end, the
+ * heap is balanced.
+ */
+typedef struct {
+	const unsigned char *buf;
+	size_t len;
+} input;
+
+static void *decode_and_exit(void *arg)
+{
+	const input *in = arg;
+	megaco_message *m = NULL;
+	heap.on = 1;
+	int rc = megaco_decode(MEGACO_ENC_BER, in->buf, in->len, NULL, &m, NULL);
+	megaco_message_free(m);
+	return (void *)(intptr_t)rc;
+}
+
+static void test_spare_freed_at_thread_exit(void **state)
+{
+	(void)state;
+	pthread_t t;
+	void *rc;
+	input in;
+	unsigned char *b = read_file(C->entries[0].path[MEGACO_ENC_BER - 1], &in.len);
+	in.buf = b;
+	heap.mallocs = heap.frees = 0;
+	assert_int_equal(pthread_create(&t, NULL, decode_and_exit, &in), 0);
+	assert_int_equal(pthread_join(t, &rc), 0);
+	heap.on = 0;
+	free(b);
+	assert_int_equal((intptr_t)rc, MEGACO_OK);
+	assert_true(heap.mallocs >= 1);
+	if (heap.mallocs != heap.frees)
+		fail_msg("%ld mallocs, %ld frees after the decoding thread ended", heap.mallocs,
+		         heap.frees);
 }
 
 static void count_decodes(megaco_encoding enc)
@@ -162,7 +209,10 @@ static void count_decodes(megaco_encoding enc)
 		assert_int_equal(cnt.frees, cnt.allocs);
 		assert_int_equal(heap.frees, 0);
 
-		/* 2. With the default allocator the same blocks come from malloc, and go back. */
+		/* 2. With the default allocator the same blocks come from malloc and go
+		 * back, but for one: the thread keeps a freed first block for its next
+		 * message (src/arena.c), so a decode may take one fewer and a free
+		 * may keep one. */
 		heap.mallocs = heap.frees = 0;
 		heap.on = 1;
 		rc = megaco_decode(enc, b, len, NULL, &m, NULL);
@@ -170,8 +220,8 @@ static void count_decodes(megaco_encoding enc)
 		megaco_message_free(m);
 		heap.on = 0;
 		assert_int_equal(rc, MEGACO_OK);
-		assert_int_equal(from_heap, cnt.allocs);
-		assert_int_equal(heap.frees, heap.mallocs);
+		assert_true(from_heap == cnt.allocs || from_heap == cnt.allocs - 1);
+		assert_true(heap.frees - heap.mallocs <= 1 && heap.mallocs - heap.frees <= 1);
 
 		/* 3. A failing decode returns everything it took. (A text message
 		 * cut short by its last byte may still be whole: a line end.) */
@@ -272,6 +322,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_per_decode_allocs),
 		cmocka_unit_test(test_text_decode_allocs),
 		cmocka_unit_test(test_encode_balanced),
+		cmocka_unit_test(test_spare_freed_at_thread_exit),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(C);
