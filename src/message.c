@@ -9,7 +9,6 @@
 #include "asn1_settle.h"
 #include "internal.h"
 
-
 void megaco_options_init(megaco_options *opts)
 {
 	if (!opts)

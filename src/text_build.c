@@ -88,6 +88,13 @@ static unsigned char *take_piece(megaco_arena *a, size_t n)
 	return (unsigned char *)p;
 }
 
+void tb_carve_give_back(text_parse *px)
+{
+	arena_block *b = px->A->head;
+	if (px->carve && b && px->carve_end == (unsigned char *)b->data + b->used)
+		arena_tail_return(px->A, (char *)px->carve);
+}
+
 /*
  * r bytes (rounded) when the chunk has not got them: a piece of their own
  * if big (the chunk stays), else the start of a new chunk. NULL (px->err
@@ -102,9 +109,7 @@ static __attribute__((cold, noinline)) unsigned char *refill(text_parse *px, siz
 	} else {
 		/* The chunk's rest goes back if it can, and is taken again if it
 		 * is long enough after all. */
-		arena_block *b = a->head;
-		if (px->carve && b && px->carve_end == (unsigned char *)b->data + b->used)
-			arena_tail_return(a, (char *)px->carve);
+		tb_carve_give_back(px);
 		p = take_piece(a, CARVE_REFILL);
 		px->carve = p ? p + r : NULL;
 		px->carve_end = p ? p + CARVE_REFILL : NULL;

@@ -161,13 +161,6 @@ static void take_tail(text_parse *px)
 	}
 }
 
-static void give_back_tail(text_parse *px)
-{
-	arena_block *b = px->A->head;
-	if (px->carve && b && px->carve_end == (unsigned char *)b->data + b->used)
-		arena_tail_return(px->A, (char *)px->carve);
-}
-
 static int scan_error(const text_scan_state *st, megaco_error *err)
 {
 	unsigned line, col;
@@ -254,7 +247,7 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 		arena_set_current(prev);
 
 		if (rc == 0 && !px.err && !st.err && !msg->arena.failed) {
-			give_back_tail(&px);
+			tb_carve_give_back(&px);
 			*out = msg;
 			clear_error(err);
 			return MEGACO_OK;
