@@ -106,6 +106,13 @@ static void *ctx_command(text_parse *px, void *ar, void *cmd)
  */
 #define LB_NAME(t) (&(text_tok){(t).off, (t).len, -1, 0})
 
+/*
+ * The two names of a joined "name : name" token (SAFE_PAIR): the token is
+ * the first, with the second's offset from it in kw and its length in flags.
+ */
+#define PAIR_FIRST(t) (&(text_tok){(t).off, (t).len, -1, 0})
+#define PAIR_SECOND(t) (&(text_tok){(t).off + (uint32_t)(t).kw, (t).flags, -1, 0})
+
 /* A command request from a joined "Add/Move/Modify/AuditValue/... = tid {". */
 static void *command_lb(text_parse *px, void *ar, const text_tok *kw, void *body)
 {
@@ -183,6 +190,8 @@ static void *reply_lb(text_parse *px, const text_tok *kw, tb_list *audit)
 %token <tok> AUDIT_LB "AuditValue/AuditCapability = name {"
 %token <tok> COMMA "','" EQUAL "'='"
 %token <tok> COLON "':'" GT "'>'" LT "'<'" NEQ "'#'"
+/* A name, ':' and a name as one token (an observed event's timestamp and name, a range) */
+%token <tok> SAFE_PAIR "a name, ':' and a name"
 %token <tok> SAFE "a name or value" QSTRING "a quoted string" VERSION "MEGACO/version"
 %token <tok> MID "an mId" OCTETS_BODY "an octet string" DIGITMAP_BODY "a digit map"
 %token <tok> KW_ADD "Add/A"
@@ -966,6 +975,8 @@ parm_value
 	| EQUAL LBRKT value_list RBRKT { $$ = $3; CK(tb_prop_extra(px, $$, TI_SUBLIST_OR)); }
 	| EQUAL LSBRKT value COLON value RSBRKT
 		{ $$ = tb_prop_value(px, 0, &$3); NN($$); CK(tb_prop_more(px, $$, &$5)); CK(tb_prop_extra(px, $$, TI_RANGE)); }
+	| EQUAL LSBRKT SAFE_PAIR RSBRKT
+		{ $$ = tb_prop_value(px, 0, PAIR_FIRST($3)); NN($$); CK(tb_prop_more(px, $$, PAIR_SECOND($3))); CK(tb_prop_extra(px, $$, TI_RANGE)); }
 	| GT value                  { $$ = tb_prop_value(px, TI_REL_GT, &$2); NN($$); }
 	| LT value                  { $$ = tb_prop_value(px, TI_REL_LT, &$2); NN($$); }
 	| NEQ value                 { $$ = tb_prop_value(px, TI_REL_NE, &$2); NN($$); }
@@ -1320,16 +1331,23 @@ observed_events
 	: SAFE                      { $$ = list_push(px, NULL, tb_observed_event(px, NULL, &$1, NULL)); NN($$); }
 	| SAFE LBRKT oe_params RBRKT { $$ = list_push(px, NULL, tb_observed_event(px, NULL, &$1, $3)); NN($$); }
 	| SAFE COLON SAFE           { $$ = list_push(px, NULL, tb_observed_event(px, &$1, &$3, NULL)); NN($$); }
+	| SAFE_PAIR                 { $$ = list_push(px, NULL, tb_observed_event(px, PAIR_FIRST($1), PAIR_SECOND($1), NULL)); NN($$); }
 	| SAFE COLON SAFE LBRKT oe_params RBRKT
 		{ $$ = list_push(px, NULL, tb_observed_event(px, &$1, &$3, $5)); NN($$); }
+	| SAFE_PAIR LBRKT oe_params RBRKT
+		{ $$ = list_push(px, NULL, tb_observed_event(px, PAIR_FIRST($1), PAIR_SECOND($1), $3)); NN($$); }
 	| observed_events COMMA SAFE
 		{ $$ = list_push(px, $1, tb_observed_event(px, NULL, &$3, NULL)); NN($$); }
 	| observed_events COMMA SAFE LBRKT oe_params RBRKT
 		{ $$ = list_push(px, $1, tb_observed_event(px, NULL, &$3, $5)); NN($$); }
 	| observed_events COMMA SAFE COLON SAFE
 		{ $$ = list_push(px, $1, tb_observed_event(px, &$3, &$5, NULL)); NN($$); }
+	| observed_events COMMA SAFE_PAIR
+		{ $$ = list_push(px, $1, tb_observed_event(px, PAIR_FIRST($3), PAIR_SECOND($3), NULL)); NN($$); }
 	| observed_events COMMA SAFE COLON SAFE LBRKT oe_params RBRKT
 		{ $$ = list_push(px, $1, tb_observed_event(px, &$3, &$5, $7)); NN($$); }
+	| observed_events COMMA SAFE_PAIR LBRKT oe_params RBRKT
+		{ $$ = list_push(px, $1, tb_observed_event(px, PAIR_FIRST($3), PAIR_SECOND($3), $5)); NN($$); }
 	;
 
 oe_params

@@ -180,7 +180,7 @@ typedef struct text_scan_state {
 	size_t start;                /* start offset of a multi-rule token */
 	unsigned pending;            /* PEND_* set by keywords, consumed by '{' or '=' */
 	int version_seen;
-	int join_eq;                 /* "= name" and "= name {" as one token each (megaco.y, eq_tids) */
+	int join_eq;                 /* first pass: joined tokens ("= name {", "name : name", ...; grammar/README.md) */
 	int err;                     /* a megaco_status set by the scanner, 0 if none */
 	size_t err_off;
 	const char *err_what;

@@ -364,6 +364,12 @@ static const struct {
 	{"joined reply commands", HDR "P=2{C=1{MF=t1{M{O{MO=SO}}},N=t2{ER=402{}},AC=t3{OE=3{al/on}},"
 	 "MV=t4{ER=401{}}}}", "AmmsReply ::= {|NotifyReply ::= {|errorCode: 402|requestId: 3|"
 	 "errorCode: 401"},
+	/* "name : name" is one token in the first pass (SAFE_PAIR), blanks and all */
+	{"joined name pairs", REQ("Notify = t1 { ObservedEvents = 2 { al/of, 20260101T00000000 : "
+	 "al/on { a/b = 2 }, 20260102T01000000:al/fl } }, Modify = t2 { Media { LocalControl { "
+	 "a/b = [1:10], a/c = [ x : y ] } } }"),
+	 "date: 20260101|time: 00000000|date: 20260102|time: 01000000|"
+	 "31|31 30|extraInfo: TRUE|78|79"},
 	{"non-ASCII in a value", REQ("Modify = t1 { Media { LocalControl { a/b = \xC3\xA9t\xC3\xA9 } } }"),
 	 "C3 A9 74 C3 A9"},
 };
@@ -397,6 +403,52 @@ static void test_edge_cases(void **state)
 		}
 	}
 	assert_int_equal(failures, 0);
+}
+
+/* Counts an allocator's frees: a decode whose first pass failed frees that pass's message. */
+static void *one_pass_alloc(void *ud, size_t n)
+{
+	(void)ud;
+	return malloc(n);
+}
+
+static void one_pass_free(void *ud, void *p)
+{
+	(*(int *)ud)++;
+	free(p);
+}
+
+/*
+ * The joined tokens (megaco.l, join_eq) must parse in the first pass: were
+ * the grammar to reject one, the decode would still succeed through the
+ * second, token-by-token pass, and test_edge_cases could not tell.
+ */
+static void test_joins_take_one_pass(void **state)
+{
+	(void)state;
+	int cases = 0;
+	for (size_t i = 0; i < sizeof edge / sizeof *edge; i++) {
+		if (!strstr(edge[i].what, "join"))
+			continue;
+		for (int sc = 0; sc < 2; sc++) {
+			int frees = 0;
+			megaco_allocator al = {one_pass_alloc, one_pass_free, &frees};
+			megaco_options o;
+			megaco_options_init(&o);
+			o.allocator = &al;
+			o.scanner = (megaco_scanner)sc;
+			megaco_message *m = NULL;
+			assert_int_equal(megaco_decode(MEGACO_ENC_PRETTY, (const unsigned char *)edge[i].in,
+			                               strlen(edge[i].in), &o, &m, NULL),
+			                 MEGACO_OK);
+			if (frees)
+				fail_msg("edge '%s': the first pass failed (%d frees during the decode)",
+				         edge[i].what, frees);
+			megaco_message_free(m);
+			cases++;
+		}
+	}
+	assert_int_equal(cases, 2 * 4);
 }
 
 /* ---- invalid inputs -------------------------------------------------------------------- */
@@ -736,6 +788,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_corpus_both_scanners_pretty_compact_ber),
 		cmocka_unit_test(test_rfc3525_examples),
 		cmocka_unit_test(test_edge_cases),
+		cmocka_unit_test(test_joins_take_one_pass),
 		cmocka_unit_test(test_invalid_inputs),
 		cmocka_unit_test(test_word_bytes),
 		cmocka_unit_test(test_nested_decode),
