@@ -42,12 +42,14 @@ static void yyerror(text_parse *px, const char *msg)
 }
 
 /*
- * The brace tokens are consecutive, from LBRKT to AUDIT_LB: '}' and ']' at
+ * The brace tokens are consecutive, from LBRKT to AUDIT_D_LB: '}' and ']' at
  * offsets 1 and 3, openers at the others (EQ_SAFE_LB, "= name {", and the
- * keyword joins, "keyword = name {", open one too): one compare for the rest.
+ * keyword joins, "keyword = name {" and "keyword {", open one too): one
+ * compare for the rest.
  */
 _Static_assert(RBRKT == LBRKT + 1 && LSBRKT == LBRKT + 2 && RSBRKT == LBRKT + 3 &&
-               EQ_SAFE_LB == LBRKT + 4 && TRANS_LB == LBRKT + 5 && AUDIT_LB == LBRKT + 11,
+               EQ_SAFE_LB == LBRKT + 4 && TRANS_LB == LBRKT + 5 && AUDIT_LB == LBRKT + 11 &&
+               STREAM_LB == LBRKT + 12 && AUDIT_D_LB == LBRKT + 17,
                "brace token numbers");
 
 /*
@@ -61,7 +63,7 @@ static inline int yylex(YYSTYPE *lval, text_parse *px)
 	void *s = px->scanner;
 	int t = s ? text_re_lex(lval, s) : text_nr_lex(lval);
 	unsigned d = (unsigned)(t - LBRKT);
-	if (d <= (unsigned)(AUDIT_LB - LBRKT)) {
+	if (d <= (unsigned)(AUDIT_D_LB - LBRKT)) {
 		if ((d & ~2u) != 1) {
 			if (++px->depth > px->max_depth) {
 				tb_fail(px, MEGACO_ERR_TOO_DEEP, lval->tok.off, "nesting deeper than %u",
@@ -100,7 +102,7 @@ static void *ctx_command(text_parse *px, void *ar, void *cmd)
 }
 
 /*
- * The name of a joined "keyword = name {" token (TRANS_LB ... AUDIT_LB) as
+ * The name of a joined "keyword = name {" token (TRANS_LB ... EVENTS_LB) as
  * the plain word token it stands for; the token itself carries the keyword's
  * index and flags, and is the command keyword for tb_command and the like.
  */
@@ -188,6 +190,13 @@ static void *reply_lb(text_parse *px, const text_tok *kw, tb_list *audit)
 %token <tok> OE_LB "ObservedEvents = name {"
 %token <tok> AMM_LB "Add/Move/Modify = name {"
 %token <tok> AUDIT_LB "AuditValue/AuditCapability = name {"
+%token <tok> STREAM_LB "Stream = name {"
+%token <tok> EVENTS_LB "Events = name {"
+/* A descriptor keyword and '{' as one token (see "keyword joins" below) */
+%token <tok> MEDIA_LB "Media {"
+%token <tok> SIGNALS_LB "Signals {"
+%token <tok> TOPOLOGY_LB "Topology {"
+%token <tok> AUDIT_D_LB "Audit {"
 %token <tok> COMMA "','" EQUAL "'='"
 %token <tok> COLON "':'" GT "'>'" LT "'<'" NEQ "'#'"
 /* A name, ':' and a name as one token (an observed event's timestamp and name, a range) */
@@ -332,7 +341,7 @@ static void *reply_lb(text_parse *px, const text_tok *kw, tb_list *audit)
 %type <ptr> audit_return_list property_parms_list
 %type <tok> value word cmd_kw amm_kw audit_kw stream_mode_kw service_state_kw mux_type
 %type <tok> modem_type sc_method_kw signal_type_kw direction_kw reason_kw
-%type <tok> audit_token_kw tid_kw kw_word
+%type <tok> audit_token_kw tid_kw kw_word signals_open
 %type <tok> eq_value eq_sc_method eq_modem_type eq_mux_type
 %type <ptr> eq_tids eq_tids_lb
 %type <item> media_parm stream_parm local_parm ts_parm event_param sig_param signal_parm
@@ -531,6 +540,8 @@ context_items
 context_property
 	: KW_TOPOLOGY LBRKT topology_elems RBRKT
 		{ ITEM($$, TI_TOPOLOGY, $3, 0, $1.off); CK(tb_topology_done(px, $3, $4.off)); }
+	| TOPOLOGY_LB topology_elems RBRKT
+		{ ITEM($$, TI_TOPOLOGY, $2, 0, $1.off); CK(tb_topology_done(px, $2, $3.off)); }
 	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 15, &$$->n)); }
 	| KW_PRIORITY EQ_SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, $2.off); CK(tb_uint(px, &$2, 15, &$$->n)); }
 	| KW_EMERGENCY              { ITEM($$, TI_EMERGENCY, NULL, 1, $1.off); }
@@ -900,6 +911,7 @@ error_descriptor
 
 media_descriptor
 	: KW_MEDIA LBRKT media_parms RBRKT { $$ = $3; CK(tb_media_done(px, $$)); }
+	| MEDIA_LB media_parms RBRKT { $$ = $2; CK(tb_media_done(px, $$)); }
 	;
 
 media_parms
@@ -915,6 +927,8 @@ media_parm
 		{ ITEM($$, TI_STREAM, $4, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| KW_STREAM EQ_SAFE_LB stream_parms RBRKT
 		{ ITEM($$, TI_STREAM, $3, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
+	| STREAM_LB stream_parms RBRKT
+		{ ITEM($$, TI_STREAM, $2, 0, $1.off); CK(tb_uint(px, LB_NAME($1), 65535, &$$->n)); }
 	| KW_TERMINATION_STATE LBRKT ts_parms RBRKT { ITEM($$, TI_TERMSTATE, $3, 0, $1.off); }
 	;
 
@@ -1005,10 +1019,12 @@ value_list
  */
 /*
  * Keyword joins: in the same first pass the scanner also takes "keyword =
- * name {" as one token for the most frequent openers (TRANS_LB ... AUDIT_LB,
+ * name {" as one token for the most frequent openers (TRANS_LB ... EVENTS_LB,
  * kw_join_lb in megaco.l), on the same conditions as EQ_SAFE_LB; the value
  * is the name's bytes with the keyword's index and O-/W- flags (LB_NAME gives
- * the plain name). Their alternatives build the termination ID list in the
+ * the plain name). "Media {", "Signals {", "Topology {" and "Audit {"
+ * (MEDIA_LB ... AUDIT_D_LB, kw_join_brace) are one token too, valued as the
+ * keyword. Their alternatives build the termination ID list in the
  * command's action (command_lb, notify_lb, reply_lb) instead of reducing
  * eq_tids_lb first, and "Notify = t { ObservedEvents = id {...}[, Error] }"
  * is written out flat after NOTIFY_LB, which saves the observed events
@@ -1199,6 +1215,8 @@ events_descriptor
 		{ $$ = tb_events(px, &$2, $4, 0); NN($$); }
 	| KW_EVENTS EQ_SAFE_LB requested_events RBRKT
 		{ $$ = tb_events(px, &$2, $3, 0); NN($$); }
+	| EVENTS_LB requested_events RBRKT
+		{ $$ = tb_events(px, LB_NAME($1), $2, 0); NN($$); }
 	;
 
 requested_events
@@ -1248,14 +1266,25 @@ embed_first
 		{ $$ = tb_events(px, &$2, $4, 1); NN($$); }
 	| KW_EVENTS EQ_SAFE_LB requested_events RBRKT
 		{ $$ = tb_events(px, &$2, $3, 1); NN($$); }
+	| EVENTS_LB requested_events RBRKT
+		{ $$ = tb_events(px, LB_NAME($1), $2, 1); NN($$); }
 	;
 
 /* ---- signals ----------------------------------------------------------- */
 
 signals_descriptor
 	: KW_SIGNALS                { $$ = tb_list_new(px, NULL); NN($$); }
-	| KW_SIGNALS LBRKT RBRKT    { $$ = tb_list_new(px, NULL); NN($$); }
-	| KW_SIGNALS LBRKT signal_parms RBRKT { $$ = $3; }
+	| signals_open RBRKT        { $$ = tb_list_new(px, NULL); NN($$); }
+	| signals_open signal_parms RBRKT { $$ = $2; }
+	;
+
+/*
+ * "Signals {", joined or not: nine rules open with it, and twins of all nine
+ * would cost more grammar than the one reduction this adds.
+ */
+signals_open
+	: KW_SIGNALS LBRKT          { $$ = $1; }
+	| SIGNALS_LB                { $$ = $1; }
 	;
 
 signal_parms
@@ -1416,6 +1445,8 @@ packages_items
 audit_descriptor
 	: KW_AUDIT LBRKT RBRKT      { $$ = tb_audit(px, NULL, NULL); NN($$); }
 	| KW_AUDIT LBRKT audit_items RBRKT { $$ = $3; }
+	| AUDIT_D_LB RBRKT          { $$ = tb_audit(px, NULL, NULL); NN($$); }
+	| AUDIT_D_LB audit_items RBRKT { $$ = $2; }
 	;
 
 audit_items
@@ -1429,22 +1460,24 @@ audit_item
 	| KW_EVENT_BUFFER           { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, $1.off); }
 	| KW_EVENTS                 { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, $1.off); }
 	| KW_MEDIA LBRKT ia_media_parms RBRKT { ITEM($$, TI_IA_MEDIA, $3, 0, $1.off); CK(tb_ia_media_done(px, $3)); }
+	| MEDIA_LB ia_media_parms RBRKT { ITEM($$, TI_IA_MEDIA, $2, 0, $1.off); CK(tb_ia_media_done(px, $2)); }
 	| KW_EVENTS LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, NULL, &$3); NN($$->p); }
 	| KW_EVENTS EQUAL SAFE LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, &$3, &$5); NN($$->p); }
 	| KW_EVENTS EQ_SAFE LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, &$2, &$4); NN($$->p); }
 	| KW_EVENTS EQ_SAFE_LB SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, &$2, &$3); NN($$->p); }
-	| KW_SIGNALS LBRKT RBRKT    { ITEM($$, TI_IA_SIGNALS, NULL, 0, $1.off); }
-	| KW_SIGNALS LBRKT ia_signal_request RBRKT { ITEM($$, TI_IA_SIGNALS, $3, 0, $1.off); }
-	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQUAL SAFE RBRKT
-		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$5, NULL); NN($$->p); }
-	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQ_SAFE RBRKT
+	| EVENTS_LB SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, LB_NAME($1), &$2); NN($$->p); }
+	| signals_open RBRKT        { ITEM($$, TI_IA_SIGNALS, NULL, 0, $1.off); }
+	| signals_open ia_signal_request RBRKT { ITEM($$, TI_IA_SIGNALS, $2, 0, $1.off); }
+	| signals_open KW_SIGNAL_LIST EQUAL SAFE RBRKT
 		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$4, NULL); NN($$->p); }
-	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQUAL SAFE LBRKT ia_signal_request RBRKT RBRKT
-		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$5, $7); NN($$->p); }
-	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQ_SAFE LBRKT ia_signal_request RBRKT RBRKT
+	| signals_open KW_SIGNAL_LIST EQ_SAFE RBRKT
+		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$3, NULL); NN($$->p); }
+	| signals_open KW_SIGNAL_LIST EQUAL SAFE LBRKT ia_signal_request RBRKT RBRKT
 		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$4, $6); NN($$->p); }
-	| KW_SIGNALS LBRKT KW_SIGNAL_LIST EQ_SAFE_LB ia_signal_request RBRKT RBRKT
-		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$4, $5); NN($$->p); }
+	| signals_open KW_SIGNAL_LIST EQ_SAFE LBRKT ia_signal_request RBRKT RBRKT
+		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$3, $5); NN($$->p); }
+	| signals_open KW_SIGNAL_LIST EQ_SAFE_LB ia_signal_request RBRKT RBRKT
+		{ ITEM($$, TI_IA_SIGNALS, NULL, 1, $1.off); $$->p = tb_ia_seq_sig(px, &$3, $4); NN($$->p); }
 	| KW_DIGIT_MAP EQUAL word   { ITEM($$, TI_IA_DIGITMAP, NULL, 0, $1.off); $$->p = tb_ia_digit_map(px, &$3); NN($$->p); }
 	| KW_EVENT_BUFFER LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTBUFFER, NULL, 0, $1.off); $$->p = tb_ia_event_buffer(px, &$3, NULL); NN($$->p); }
 	| KW_EVENT_BUFFER LBRKT SAFE LBRKT KW_STREAM EQUAL SAFE RBRKT RBRKT
@@ -1468,6 +1501,8 @@ ia_media_parm
 		{ ITEM($$, TI_STREAM, $4, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| KW_STREAM EQ_SAFE_LB ia_stream_parms RBRKT
 		{ ITEM($$, TI_STREAM, $3, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
+	| STREAM_LB ia_stream_parms RBRKT
+		{ ITEM($$, TI_STREAM, $2, 0, $1.off); CK(tb_uint(px, LB_NAME($1), 65535, &$$->n)); }
 	| KW_TERMINATION_STATE LBRKT ia_ts_parms RBRKT { ITEM($$, TI_TERMSTATE, $3, 0, $1.off); }
 	;
 
@@ -1570,13 +1605,13 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, text_parse *px)
 	yysymbol_kind_t exp[YYNTOKENS];
 	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
 	/*
-	 * The joined tokens only stand in for '=' (or a keyword) and what
-	 * follows; '=' (the keyword) is listed wherever they are.
+	 * The joined tokens only stand in for '=' (a keyword, a name) and what
+	 * follows; '=' (the keyword, the name) is listed wherever they are.
 	 */
 	int kept = 0;
 	for (int i = 0; i < n; i++)
-		if (exp[i] != YYSYMBOL_EQ_SAFE &&
-		    (exp[i] < YYSYMBOL_EQ_SAFE_LB || exp[i] > YYSYMBOL_AUDIT_LB))
+		if (exp[i] != YYSYMBOL_EQ_SAFE && exp[i] != YYSYMBOL_SAFE_PAIR &&
+		    (exp[i] < YYSYMBOL_EQ_SAFE_LB || exp[i] > YYSYMBOL_AUDIT_D_LB))
 			exp[kept++] = exp[i];
 	if (n > 0)
 		n = kept;
