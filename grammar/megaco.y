@@ -42,39 +42,23 @@ static void yyerror(text_parse *px, const char *msg)
 }
 
 /*
- * The brace tokens are consecutive, from LBRKT to AUDIT_D_LB: '}' and ']' at
- * offsets 1 and 3, openers at the others (EQ_SAFE_LB, "= name {", and the
- * keyword joins, "keyword = name {" and "keyword {", open one too): one
- * compare for the rest.
+ * The joined tokens are consecutive, EQ_SAFE_LB to AUDIT_D_LB: the expected
+ * token list of a syntax error leaves them out with one range test.
  */
-_Static_assert(RBRKT == LBRKT + 1 && LSBRKT == LBRKT + 2 && RSBRKT == LBRKT + 3 &&
-               EQ_SAFE_LB == LBRKT + 4 && TRANS_LB == LBRKT + 5 && AUDIT_LB == LBRKT + 11 &&
-               STREAM_LB == LBRKT + 12 && AUDIT_D_LB == LBRKT + 17,
-               "brace token numbers");
+_Static_assert(TRANS_LB == EQ_SAFE_LB + 1 && AUDIT_LB == EQ_SAFE_LB + 7 &&
+               STREAM_LB == EQ_SAFE_LB + 8 && AUDIT_D_LB == EQ_SAFE_LB + 13,
+               "joined token numbers");
 
 /*
- * The token pull: a direct call into the chosen scanner, plus the brace depth
- * limit. Nothing else is recorded per token (px->last is where the token's
- * value always is, set once below); the context of an error message is
- * worked out afterwards (text_error_context).
+ * The token pull: a direct call into the chosen scanner, which also keeps the
+ * brace depth limit (megaco.l, OPEN_LEVEL). Nothing is recorded per token
+ * (px->last is where the token's value always is, set once below); the
+ * context of an error message is worked out afterwards (text_error_context).
  */
 static inline int yylex(YYSTYPE *lval, text_parse *px)
 {
 	void *s = px->scanner;
-	int t = s ? text_re_lex(lval, s) : text_nr_lex(lval);
-	unsigned d = (unsigned)(t - LBRKT);
-	if (d <= (unsigned)(AUDIT_D_LB - LBRKT)) {
-		if ((d & ~2u) != 1) {
-			if (++px->depth > px->max_depth) {
-				tb_fail(px, MEGACO_ERR_TOO_DEEP, lval->tok.off, "nesting deeper than %u",
-				        px->max_depth);
-				return TEXT_YYerror;
-			}
-		} else if (px->depth) {
-			px->depth--;
-		}
-	}
-	return t;
+	return s ? text_re_lex(lval, s) : text_nr_lex(lval);
 }
 
 /* The message once its body is built (NULL: out of memory, already reported). */

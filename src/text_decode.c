@@ -5,8 +5,9 @@
  * global-state), and turns the first error into a megaco_error with line and
  * column.
  *
- * Per token, the parse keeps only the brace depth; an error's context ("while
- * parsing Media ...") comes from scanning the input again once it has failed.
+ * Per token, the parse keeps nothing (the scanner keeps the brace depth); an
+ * error's context ("while parsing Media ...") comes from scanning the input
+ * again once it has failed.
  * A decode is tried first with the scanner joining "= name" and "= name {"
  * into one token each (fewer tokens for most messages); if that fails for
  * any reason but memory, it is decoded again token by token, and that pass
@@ -53,6 +54,9 @@ static void scan_init(text_scan_state *st, const unsigned char *buf, size_t len,
 	st->len = len;
 	st->al = o->allocator ? o->allocator : &megaco_default_allocator;
 	st->max_token = o->max_token_length ? o->max_token_length : (size_t)-1;
+	st->max_depth = o->max_depth ? o->max_depth : MEGACO_DEPTH_CEILING;
+	if (st->max_depth > MEGACO_DEPTH_CEILING)
+		st->max_depth = MEGACO_DEPTH_CEILING;
 }
 
 /*
@@ -75,6 +79,7 @@ void text_error_context(const text_parse *px, char *out, size_t cap)
 	megaco_options o;
 	megaco_options_init(&o);
 	o.max_token_length = px->scan->max_token;
+	o.max_depth = px->scan->max_depth;
 	o.allocator = px->scan->al;
 	text_scan_state st;
 	scan_init(&st, px->in, px->len, &o);
@@ -165,6 +170,9 @@ static int scan_error(const text_scan_state *st, megaco_error *err)
 {
 	unsigned line, col;
 	line_col(st->in, st->len, st->err_off, &line, &col);
+	if (st->err == MEGACO_ERR_TOO_DEEP)
+		return set_error_text(err, st->err, st->err_off, line, col,
+		                      "nesting deeper than %u (line %u, column %u)", st->max_depth, line, col);
 	return set_error_text(err, st->err, st->err_off, line, col, "found %s (line %u, column %u)",
 	                      st->err_what, line, col);
 }
@@ -238,9 +246,6 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 		px.len = len;
 		px.scan = &st;
 		take_tail(&px);
-		px.max_depth = o->max_depth ? o->max_depth : MEGACO_DEPTH_CEILING;
-		if (px.max_depth > MEGACO_DEPTH_CEILING)
-			px.max_depth = MEGACO_DEPTH_CEILING;
 
 		megaco_arena *prev = arena_set_current(&msg->arena);
 		rc = run(&px, o->scanner != MEGACO_SCANNER_NON_REENTRANT);

@@ -180,6 +180,7 @@ typedef struct text_scan_state {
 	size_t start;                /* start offset of a multi-rule token */
 	unsigned pending;            /* PEND_* set by keywords, consumed by '{' or '=' */
 	int version_seen;
+	unsigned depth, max_depth;   /* open braces and brackets; more than max_depth: MEGACO_ERR_TOO_DEEP */
 	int join_eq;                 /* first pass: joined tokens ("= name {", "name : name", ...; grammar/README.md) */
 	int err;                     /* a megaco_status set by the scanner, 0 if none */
 	size_t err_off;
