@@ -61,6 +61,22 @@ static inline int yylex(YYSTYPE *lval, text_parse *px)
 	return s ? text_re_lex(lval, s) : text_nr_lex(lval);
 }
 
+/*
+ * Checks the version of a VERSION_MID token (version_mid below) and leaves
+ * *t as the plain mId. Out of line: the parser's loop is one big function,
+ * and code added to its actions can cost every step a register.
+ */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int version_of_mid(text_parse *px, text_tok *t)
+{
+	text_tok v = {t->off - (uint32_t)t->kw, t->flags, -1, 0};
+	t->kw = -1;
+	t->flags = 0;
+	return tb_version(px, &v);
+}
+
 /* The message once its body is built (NULL: out of memory, already reported). */
 static int message_end(text_parse *px, const text_tok *mid, void *body)
 {
@@ -185,6 +201,8 @@ static void *reply_lb(text_parse *px, const text_tok *kw, tb_list *audit)
 %token <tok> COLON "':'" GT "'>'" LT "'<'" NEQ "'#'"
 /* A name, ':' and a name as one token (an observed event's timestamp and name, a range) */
 %token <tok> SAFE_PAIR "a name, ':' and a name"
+/* The version and the mId as one token (a decode's first pass; see version_mid) */
+%token <tok> VERSION_MID "MEGACO/version and an mId"
 %token <tok> SAFE "a name or value" QSTRING "a quoted string" VERSION "MEGACO/version"
 %token <tok> MID "an mId" OCTETS_BODY "an octet string" DIGITMAP_BODY "a digit map"
 %token <tok> KW_ADD "Add/A"
@@ -325,7 +343,7 @@ static void *reply_lb(text_parse *px, const text_tok *kw, tb_list *audit)
 %type <ptr> audit_return_list property_parms_list
 %type <tok> value word cmd_kw amm_kw audit_kw stream_mode_kw service_state_kw mux_type
 %type <tok> modem_type sc_method_kw signal_type_kw direction_kw reason_kw
-%type <tok> audit_token_kw tid_kw kw_word signals_open
+%type <tok> audit_token_kw tid_kw kw_word signals_open version_mid
 %type <tok> eq_value eq_sc_method eq_modem_type eq_mux_type
 %type <ptr> eq_tids eq_tids_lb
 %type <item> media_parm stream_parm local_parm ts_parm event_param sig_param signal_parm
@@ -349,6 +367,10 @@ megaco_message
 		{ CK(message_end(px, &$2, tb_body_error(px, $3))); }
 	| version MID transaction_list
 		{ CK(message_end(px, &$2, tb_body_transactions(px, $3))); }
+	| version_mid error_descriptor
+		{ CK(message_end(px, &$1, tb_body_error(px, $2))); }
+	| version_mid transaction_list
+		{ CK(message_end(px, &$1, tb_body_transactions(px, $2))); }
 	| KW_AUTH EQUAL SAFE COLON SAFE COLON SAFE version MID error_descriptor
 		{ CK(message_end(px, &$9, tb_body_error(px, $10))); CK(tb_auth_header(px, &$3, &$5, &$7)); }
 	| KW_AUTH EQUAL SAFE COLON SAFE COLON SAFE version MID transaction_list
@@ -358,6 +380,15 @@ megaco_message
 /* Checked before the rest is read: a bad version is the error, whatever follows. */
 version
 	: VERSION                   { CK(tb_version(px, &$1)); }
+	;
+
+/*
+ * The first pass's "MEGACO/n mId" token: the mId's bytes, the version's
+ * distance back from it in kw and its length in flags. Checked here, as
+ * version is, before the rest is read; the value is the mId.
+ */
+version_mid
+	: VERSION_MID               { $$ = $1; CK(version_of_mid(px, &$$)); }
 	;
 
 transaction_list
@@ -1595,6 +1626,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, text_parse *px)
 	int kept = 0;
 	for (int i = 0; i < n; i++)
 		if (exp[i] != YYSYMBOL_EQ_SAFE && exp[i] != YYSYMBOL_SAFE_PAIR &&
+		    exp[i] != YYSYMBOL_VERSION_MID &&
 		    (exp[i] < YYSYMBOL_EQ_SAFE_LB || exp[i] > YYSYMBOL_AUDIT_D_LB))
 			exp[kept++] = exp[i];
 	if (n > 0)

@@ -377,6 +377,9 @@ static const struct {
 	 "topologyDirection: 2|streamID: 2|requestID: 3|requestID: 4|SignalsDescriptor ::= {|"
 	 "IndAudMediaDescriptor ::= {|streamID: 5|requestID: 6|IndAudSeqSigList ::= {|id: 7|"
 	 "auditToken: 08"},
+	/* "MEGACO/n mId" is one token in the first pass (VERSION_MID), comments between and all */
+	{"joined version and mId", "MEGACO/2 ; a comment\n  <mgc.example.net>:2944 T=1{C=1{N=t1{"
+	 "OE=1{a/b}}}}", "version: 2|name: mgc.example.net|portNumber: 2944"},
 	{"non-ASCII in a value", REQ("Modify = t1 { Media { LocalControl { a/b = \xC3\xA9t\xC3\xA9 } } }"),
 	 "C3 A9 74 C3 A9"},
 };
@@ -455,7 +458,7 @@ static void test_joins_take_one_pass(void **state)
 			cases++;
 		}
 	}
-	assert_int_equal(cases, 2 * 5);
+	assert_int_equal(cases, 2 * 6);
 }
 
 /*
@@ -520,6 +523,8 @@ static const struct {
 	{"bad IPv4", "MEGACO/1 [1.2.3.256] T=1{C=-{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
 	{"bad IPv6", "MEGACO/1 [1::2::3] T=1{C=-{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
 	{"unterminated mId", "MEGACO/1 [1.2.3.4 T=1{C=-{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
+	{"version without an mId", "MEGACO/1", 0, MEGACO_ERR_SYNTAX, 1, 9, 0, 0},
+	{"version, then no mId", "MEGACO/1 {", 0, MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
 	{"port too large", "MEGACO/1 [1.2.3.4]:65536 T=1{C=-{N=t{OE=1{a/b}}}}", 0,
 	 MEGACO_ERR_NUMBER_RANGE, 1, 10, 0, 0},
 	{"bad time stamp", REQ("Notify = t1 { ObservedEvents = 1 { 2026T1:al/on } }"), 0,
