@@ -57,9 +57,10 @@ _Static_assert(TRANS_LB == EQ_SAFE_LB + 1 && AUDIT_LB == EQ_SAFE_LB + 7 &&
  */
 static inline int yylex(YYSTYPE *lval, text_parse *px)
 {
-	void *s = px->scanner;
-	return s ? text_re_lex(lval, s) : text_nr_lex(lval);
+	return text_scan_next(px->scan, &lval->tok);
 }
+
+_Static_assert(TEXT_SCAN_ERROR_TOKEN == TEXT_YYerror, "the batch's error token");
 
 /*
  * Checks the version of a VERSION_MID token (version_mid below) and leaves

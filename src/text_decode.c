@@ -85,12 +85,12 @@ void text_error_context(const text_parse *px, char *out, size_t cap)
 	scan_init(&st, px->in, px->len, &o);
 	if (text_scan_re_open(&st))
 		return;
-	union TEXT_YYSTYPE lval;
+	text_tok tok;
 	for (;;) {
-		int t = text_re_lex(&lval, st.scanner);
+		int t = text_scan_next(&st, &tok);
 		if (t <= 0 || t == TEXT_YYerror)
 			break;
-		int at_last = lval.tok.off == px->err_last.off && lval.tok.len == px->err_last.len;
+		int at_last = tok.off == px->err_last.off && tok.len == px->err_last.len;
 		if (at_last && px->err_replay == 1)
 			break;
 		if (t == LBRKT || t == LSBRKT) {
@@ -103,9 +103,9 @@ void text_error_context(const text_parse *px, char *out, size_t cap)
 		}
 		prev2_kind = prev_kind;
 		prev_kind = t;
-		prev_tok = lval.tok;
-		if (lval.tok.kw >= 0 && t != SAFE && t != QSTRING)
-			last_kw = lval.tok;
+		prev_tok = tok;
+		if (tok.kw >= 0 && t != SAFE && t != QSTRING)
+			last_kw = tok;
 		if (at_last)
 			break;
 	}
@@ -187,18 +187,18 @@ int text_scan_only(const unsigned char *buf, size_t len, const megaco_options *o
 	text_scan_state st;
 	scan_init(&st, buf, len, o);
 	st.join_eq = 1; /* as a decode's first pass scans */
-	union TEXT_YYSTYPE lval;
+	text_tok tok;
 	int rc, t;
 	if (o->scanner != MEGACO_SCANNER_NON_REENTRANT) {
 		if ((rc = text_scan_re_open(&st)) != 0)
 			return set_error(err, rc, 0, "%s", megaco_strerror(rc));
-		while ((t = text_re_lex(&lval, st.scanner)) > 0 && t != TEXT_YYerror)
+		while ((t = text_scan_next(&st, &tok)) > 0 && t != TEXT_YYerror)
 			;
 		text_scan_re_close(&st);
 	} else {
 		pthread_mutex_lock(&nr_lock);
 		if ((rc = text_scan_nr_open(&st)) == 0) {
-			while ((t = text_nr_lex(&lval)) > 0 && t != TEXT_YYerror)
+			while ((t = text_scan_next(&st, &tok)) > 0 && t != TEXT_YYerror)
 				;
 			text_scan_nr_close(&st);
 		}

@@ -170,6 +170,13 @@ static inline void text_tok_set(text_tok *t, uint32_t off, uint32_t len, int kw,
 #endif
 }
 
+/*
+ * The scanner makes tokens in batches of up to this many (a corpus message
+ * is ~30): one call into flex per batch, not per token.
+ */
+#define TEXT_SCAN_BATCH 32
+#define TEXT_SCAN_ERROR_TOKEN 1 /* bison's YYerror (megaco.y checks) */
+
 /* flex's small allocations (scanner, buffer state, buffer stack): a bump pool. */
 typedef struct text_scan_pool {
 	size_t used;
@@ -190,14 +197,21 @@ typedef struct text_scan_state {
 	size_t version_off, version_len;
 	unsigned depth, max_depth;   /* open braces and brackets; more than max_depth: MEGACO_ERR_TOO_DEEP */
 	int join_eq;                 /* first pass: joined tokens ("= name {", "name : name", ...; grammar/README.md) */
-	int err;                     /* a megaco_status set by the scanner, 0 if none */
+	int err;                     /* a megaco_status the reader has reached, 0 if none */
 	size_t err_off;
 	const char *err_what;
+	unsigned qn, qi;             /* tokens in the batch, and the next one to hand out */
+	int q_err;                   /* the error behind the batch's TEXT_SCAN_ERROR token */
+	size_t q_err_off;
+	const char *q_err_what;
 	unsigned char *copy;         /* allocated input copy, or NULL (the cached buffer) */
 	text_scan_pool *pool;        /* flex's small allocations */
 	void *scanner;               /* the reentrant scanner (yyscan_t), NULL for the other */
 	int cached;                  /* scanner is the thread's cached one */
 	text_scan_pool own;          /* pool of a non-cached reentrant scanner (not zeroed) */
+	/* The batch: tokens the scanner has made and the reader not taken yet (not zeroed). */
+	text_tok qtok[TEXT_SCAN_BATCH];
+	unsigned char qtype[TEXT_SCAN_BATCH];
 } text_scan_state;
 
 #define PEND_LR 1u     /* Local/Remote: the next '{' opens an octet string */
@@ -219,5 +233,33 @@ void text_scan_re_close(text_scan_state *st);
 int text_scan_nr_open(text_scan_state *st);
 int text_nr_lex(union TEXT_YYSTYPE *lval);
 void text_scan_nr_close(text_scan_state *st);
+
+/*
+ * The next token (its bytes in *tok): from the batch, which the chosen
+ * scanner (st->scanner, or the global one when NULL) refills when it runs
+ * out. The scanner runs ahead of the reader only over tokens: what it
+ * decides never depends on the parser. A scanner error is queued as
+ * TEXT_SCAN_ERROR_TOKEN and lands in st->err only when that token is taken,
+ * so an error the parser finds first is still the one reported.
+ */
+static inline int text_scan_next(text_scan_state *st, text_tok *tok)
+{
+	if (st->qi == st->qn) {
+		st->qi = st->qn = 0;
+		if (st->scanner)
+			text_re_lex(NULL, st->scanner);
+		else
+			text_nr_lex(NULL);
+	}
+	unsigned i = st->qi++;
+	*tok = st->qtok[i];
+	int t = st->qtype[i];
+	if (t == TEXT_SCAN_ERROR_TOKEN) {
+		st->err = st->q_err;
+		st->err_off = st->q_err_off;
+		st->err_what = st->q_err_what;
+	}
+	return t;
+}
 
 #endif

@@ -524,6 +524,12 @@ static const struct {
 	{"bad IPv6", "MEGACO/1 [1::2::3] T=1{C=-{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
 	{"unterminated mId", "MEGACO/1 [1.2.3.4 T=1{C=-{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
 	{"version without an mId", "MEGACO/1", 0, MEGACO_ERR_SYNTAX, 1, 9, 0, 0},
+	/* The scanner works ahead of the parser (text_scan_next): the first error is still the one */
+	{"syntax error before a bad byte", HDR "T=1{C=1{,}}}\x01", 0, MEGACO_ERR_SYNTAX, 2, 9, 0, 0},
+	{"number range before a bad byte", HDR "T=4294967296{C=-{N=t{OE=1{a/b}}}}\x01", 0,
+	 MEGACO_ERR_NUMBER_RANGE, 2, 3, 0, 0},
+	{"syntax error before a long word", HDR "T=1{C=1{,x12345678}}}", 0, MEGACO_ERR_SYNTAX, 2, 9, 0,
+	 8},
 	{"version, then no mId", "MEGACO/1 {", 0, MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
 	{"port too large", "MEGACO/1 [1.2.3.4]:65536 T=1{C=-{N=t{OE=1{a/b}}}}", 0,
 	 MEGACO_ERR_NUMBER_RANGE, 1, 10, 0, 0},
