@@ -50,10 +50,11 @@ _Static_assert(TRANS_LB == EQ_SAFE_LB + 1 && AUDIT_LB == EQ_SAFE_LB + 7 &&
                "joined token numbers");
 
 /*
- * The token pull: a direct call into the chosen scanner, which also keeps the
- * brace depth limit (megaco.l, OPEN_LEVEL). Nothing is recorded per token
- * (px->last is where the token's value always is, set once below); the
- * context of an error message is worked out afterwards (text_error_context).
+ * The token pull: the next token of the scanner's batch (text_scan_next; the
+ * scanner also keeps the brace depth limit, megaco.l OPEN_LEVEL). Nothing is
+ * recorded per token (px->last is where the token's value always is, set once
+ * below); the context of an error message is worked out afterwards
+ * (text_error_context).
  */
 static inline int yylex(YYSTYPE *lval, text_parse *px)
 {

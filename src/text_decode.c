@@ -8,7 +8,8 @@
  * Per token, the parse keeps nothing (the scanner keeps the brace depth); an
  * error's context ("while parsing Media ...") comes from scanning the input
  * again once it has failed.
- * A decode is tried first with the scanner joining "= name" and "= name {"
+ * A decode is tried first with the scanner joining the most frequent token
+ * runs ("= name {", "keyword = name {", "name : name", ...; grammar/README.md)
  * into one token each (fewer tokens for most messages); if that fails for
  * any reason but memory, it is decoded again token by token, and that pass
  * says what the error is (grammar/megaco.y, eq_tids).
@@ -132,7 +133,6 @@ static int run(text_parse *px, int reentrant)
 		rc = text_scan_re_open(px->scan);
 		if (rc)
 			return rc;
-		px->scanner = px->scan->scanner;
 		rc = text_yyparse(px);
 		text_scan_re_close(px->scan);
 		return rc;
@@ -140,7 +140,6 @@ static int run(text_parse *px, int reentrant)
 	pthread_mutex_lock(&nr_lock);
 	rc = text_scan_nr_open(px->scan);
 	if (!rc) {
-		px->scanner = NULL;
 		rc = text_yyparse(px);
 		text_scan_nr_close(px->scan);
 	}

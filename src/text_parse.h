@@ -70,7 +70,6 @@ typedef struct text_parse {
 	const unsigned char *in;
 	size_t len;
 	text_scan_state *scan;
-	void *scanner;           /* scan->scanner once open: the reentrant scanner, NULL: the global one */
 	int err_replay;          /* a grammar error: replay up to err_last, 1 without it, 2 with it */
 	text_tok err_last;       /* the last token the parser read when it found the error */
 	int err;                 /* first error seen by the parser or a builder */
