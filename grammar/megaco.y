@@ -42,11 +42,14 @@ static void yyerror(text_parse *px, const char *msg)
 }
 
 /*
- * The joined tokens are consecutive, EQ_SAFE_LB to AUDIT_D_LB: the expected
- * token list of a syntax error leaves them out with one range test.
+ * The joined tokens are consecutive, EQ_SAFE_LB to VERSION_MID: the expected
+ * token list of a syntax error leaves them out with one range test, so a
+ * joined token declared among them can never be offered as expected.
  */
 _Static_assert(TRANS_LB == EQ_SAFE_LB + 1 && AUDIT_LB == EQ_SAFE_LB + 7 &&
-               STREAM_LB == EQ_SAFE_LB + 8 && AUDIT_D_LB == EQ_SAFE_LB + 13,
+               STREAM_LB == EQ_SAFE_LB + 8 && AUDIT_D_LB == EQ_SAFE_LB + 13 &&
+               EQ_SAFE == EQ_SAFE_LB + 14 && SAFE_PAIR == EQ_SAFE_LB + 15 &&
+               VERSION_MID == EQ_SAFE_LB + 16 && COMMA == EQ_SAFE_LB + 17,
                "joined token numbers");
 
 /*
@@ -199,12 +202,15 @@ static void *reply_lb(text_parse *px, const text_tok *kw, tb_list *audit)
 %token <tok> SIGNALS_LB "Signals {"
 %token <tok> TOPOLOGY_LB "Topology {"
 %token <tok> AUDIT_D_LB "Audit {"
-%token <tok> COMMA "','" EQUAL "'='"
-%token <tok> COLON "':'" GT "'>'" LT "'<'" NEQ "'#'"
+/* '=' and a name as one token (see eq_tids below) */
+%token <tok> EQ_SAFE "'=' and a name"
 /* A name, ':' and a name as one token (an observed event's timestamp and name, a range) */
 %token <tok> SAFE_PAIR "a name, ':' and a name"
 /* The version and the mId as one token (a decode's first pass; see version_mid) */
 %token <tok> VERSION_MID "MEGACO/version and an mId"
+/* (Joined tokens go above, with the others: yyreport_syntax_error leaves that range out.) */
+%token <tok> COMMA "','" EQUAL "'='"
+%token <tok> COLON "':'" GT "'>'" LT "'<'" NEQ "'#'"
 %token <tok> SAFE "a name or value" QSTRING "a quoted string" VERSION "MEGACO/version"
 %token <tok> MID "an mId" OCTETS_BODY "an octet string" DIGITMAP_BODY "a digit map"
 %token <tok> KW_ADD "Add/A"
@@ -325,8 +331,6 @@ static void *reply_lb(text_parse *px, const text_tok *kw, tb_list *audit)
 %token <tok> KW_V90 "V90"
 %token <tok> KW_V91 "V91"
 %token <tok> KW_VERSION "Version/V"
-/* '=' and a name as one token (see eq_tids below) */
-%token <tok> EQ_SAFE "'=' and a name"
 
 %type <ptr> transaction_list action_request_list
 %type <ptr> action_reply_list ack_list error_descriptor term_id_list tid_list
@@ -1622,14 +1626,13 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, text_parse *px)
 	yysymbol_kind_t exp[YYNTOKENS];
 	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
 	/*
-	 * The joined tokens only stand in for '=' (a keyword, a name) and what
-	 * follows; '=' (the keyword, the name) is listed wherever they are.
+	 * The joined tokens (EQ_SAFE_LB ... VERSION_MID) only stand in for '='
+	 * (a keyword, a name, the version) and what follows; that first token is
+	 * listed wherever they are.
 	 */
 	int kept = 0;
 	for (int i = 0; i < n; i++)
-		if (exp[i] != YYSYMBOL_EQ_SAFE && exp[i] != YYSYMBOL_SAFE_PAIR &&
-		    exp[i] != YYSYMBOL_VERSION_MID &&
-		    (exp[i] < YYSYMBOL_EQ_SAFE_LB || exp[i] > YYSYMBOL_AUDIT_D_LB))
+		if (exp[i] < YYSYMBOL_EQ_SAFE_LB || exp[i] > YYSYMBOL_VERSION_MID)
 			exp[kept++] = exp[i];
 	if (n > 0)
 		n = kept;

@@ -468,8 +468,8 @@ static void test_joins_take_one_pass(void **state)
  */
 static const char *joined_token_named(const char *msg)
 {
-	static const char *const names[] = {"= name {", "and a name", "Media {", "Signals {",
-	                                    "Topology {", "Audit {"};
+	static const char *const names[] = {"= name {", "and a name", "and an mId", "Media {",
+	                                    "Signals {", "Topology {", "Audit {"};
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 		if (strstr(msg, names[i]))
 			return names[i];
