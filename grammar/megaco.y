@@ -115,9 +115,10 @@ static void *ctx_command(text_parse *px, void *ar, void *cmd)
 
 /*
  * The two names of a joined "name : name" token (SAFE_PAIR): the token is
- * the first, with the second's offset from it in kw and its length in flags.
+ * the first (its own bytes as a plain word, as LB_NAME gives them), with the
+ * second's offset from it in kw and its length in flags.
  */
-#define PAIR_FIRST(t) (&(text_tok){(t).off, (t).len, -1, 0})
+#define PAIR_FIRST(t) LB_NAME(t)
 #define PAIR_SECOND(t) (&(text_tok){(t).off + (uint32_t)(t).kw, (t).flags, -1, 0})
 
 /* A command request from a joined "Add/Move/Modify/AuditValue/... = tid {". */
