@@ -137,7 +137,8 @@ int bench_json_read(const char *text, size_t len, bench_host *host, bench_row **
 	return 0;
 }
 
-int bench_erlang_run(const char *script, bench_report *r, int progress, char *why,
+int bench_erlang_run(const char *script, const bench_report *r, const char *codecs,
+                     unsigned repeat, int progress, bench_erlang_out *out_rows, char *why,
                      size_t whycap)
 {
 	if (!on_path("escript")) {
@@ -146,9 +147,9 @@ int bench_erlang_run(const char *script, bench_report *r, int progress, char *wh
 		         "(Debian: erlang-base erlang-megaco erlang-asn1)");
 		return -1;
 	}
-	char min_time[32], repeat[16];
+	char min_time[32], repeat_s[16];
 	snprintf(min_time, sizeof min_time, "%.6f", r->min_time);
-	snprintf(repeat, sizeof repeat, "%u", r->repeat);
+	snprintf(repeat_s, sizeof repeat_s, "%u", repeat);
 	const char *argv[20];
 	int a = 0;
 	argv[a++] = "escript";
@@ -160,14 +161,14 @@ int bench_erlang_run(const char *script, bench_report *r, int progress, char *wh
 	argv[a++] = "--min-time";
 	argv[a++] = min_time;
 	argv[a++] = "--repeat";
-	argv[a++] = repeat;
+	argv[a++] = repeat_s;
 	if (r->glob) {
 		argv[a++] = "--messages";
 		argv[a++] = r->glob;
 	}
-	if (r->codecs) {
+	if (codecs) {
 		argv[a++] = "--codecs";
-		argv[a++] = r->codecs;
+		argv[a++] = codecs;
 	}
 	if (progress)
 		argv[a++] = "--progress";
@@ -231,10 +232,9 @@ int bench_erlang_run(const char *script, bench_report *r, int progress, char *wh
 		         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	} else {
 		/* status 1: some Erlang row failed; its rows still say which */
-		res = bench_json_read(out, len, &r->erl_host, &r->erl_rows, &r->n_erl, why, whycap);
+		res = bench_json_read(out, len, &out_rows->host, &out_rows->rows, &out_rows->n, why,
+		                      whycap);
 	}
 	free(out);
-	if (res == 0)
-		r->compare = 1;
 	return res;
 }

@@ -322,7 +322,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double median(double *v, unsigned n)
+double bench_median(double *v, unsigned n)
 {
 	qsort(v, n, sizeof *v, cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -351,10 +351,10 @@ static void run_repeated(const bench_config *cfg, const bench_corpus *cp, const 
 		col[3 * reps + done] = out->size;
 	}
 	if (out->status == ROW_OK) {
-		out->enc = median(col, reps);
-		out->dec = median(col + reps, reps);
-		out->mps = median(col + 2 * reps, reps);
-		out->size = median(col + 3 * reps, reps);
+		out->enc = bench_median(col, reps);
+		out->dec = bench_median(col + reps, reps);
+		out->mps = bench_median(col + 2 * reps, reps);
+		out->size = bench_median(col + 3 * reps, reps);
 		out->total = out->enc + out->dec;
 	}
 	free(col);

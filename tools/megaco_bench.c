@@ -59,7 +59,10 @@ static void usage(FILE *to)
 	        "  --svg FILE            also draw the results as an SVG bar chart\n"
 	        "  --compare-erlang      also run tools/erl/megaco-bench.escript (Erlang/OTP megaco,\n"
 	        "                        same files, same method, same --min-time) and show both\n"
-	        "                        with ratios Erlang/libmegaco per column\n"
+	        "                        with ratios Erlang/libmegaco per column. Codec by codec:\n"
+	        "                        our rows of a codec, then Erlang's (the other way round on\n"
+	        "                        every second --repeat run), so both sides of a ratio are\n"
+	        "                        timed close together on a host whose speed drifts\n"
 	        "  --erlang-script PATH  the escript to use with --compare-erlang\n"
 	        "  --require-all         rows whose codec is not built yet (unavailable) are errors\n"
 	        "  -h, --help            this text\n"
@@ -82,22 +85,6 @@ static const bench_config all_configs[] = {
 	{ "per", "", MEGACO_ENC_PER, MEGACO_SCANNER_REENTRANT, 0 },
 };
 #define N_CONFIGS (sizeof all_configs / sizeof all_configs[0])
-
-static int codec_selected(const char *list, const char *codec)
-{
-	if (!list)
-		return 1;
-	size_t n = strlen(codec);
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, ",");
-		if (len == n && !strncmp(p, codec, n))
-			return 1;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
-}
 
 static int parse_positive(const char *s, double *out)
 {
@@ -239,38 +226,24 @@ int main(int argc, char **argv)
 		bench_corpus_free(&corpus);
 		return 2;
 	}
+	int setup_error = 0;
+	if (compare && params.progress)
+		fprintf(stderr, "megaco-bench: with %s, codec by codec\n", script);
+	if (bench_run(all_configs, N_CONFIGS, &corpus, &params, script, &rep, why, sizeof why) < 0) {
+		fprintf(stderr, "megaco-bench: --compare-erlang: %s\n", why);
+		setup_error = 1;
+	}
 	int failed = 0, unavailable = 0;
-	for (size_t i = 0; i < N_CONFIGS; i++) {
-		const bench_config *cfg = &all_configs[i];
-		if (!codec_selected(codecs, cfg->codec))
-			continue;
-		bench_row *row = &rep.rows[rep.nrows++];
-		bench_measure_row(cfg, &corpus, &params, row);
+	for (size_t i = 0; i < rep.nrows + rep.n_erl; i++) {
+		const bench_row *row = i < rep.nrows ? &rep.rows[i] : &rep.erl_rows[i - rep.nrows];
 		failed += row->status == ROW_FAILED;
-		unavailable += row->status == ROW_UNAVAILABLE;
+		unavailable += row->status == ROW_UNAVAILABLE && i < rep.nrows;
 		if (row->status == ROW_FAILED) {
 			char label[64];
 			bench_row_label(row, label, sizeof label);
-			fprintf(stderr, "megaco-bench: %s FAILED: %s\n", label, row->error);
+			fprintf(stderr, "megaco-bench: %s%s FAILED: %s\n", i < rep.nrows ? "" : "Erlang ",
+			        label, row->error);
 		}
-	}
-
-	int setup_error = 0;
-	if (compare) {
-		if (params.progress)
-			fprintf(stderr, "megaco-bench: running %s\n", script);
-		if (bench_erlang_run(script, &rep, params.progress, why, sizeof why) < 0) {
-			fprintf(stderr, "megaco-bench: --compare-erlang: %s\n", why);
-			setup_error = 1;
-		}
-		for (size_t i = 0; i < rep.n_erl; i++)
-			if (rep.erl_rows[i].status == ROW_FAILED) {
-				char label[64];
-				bench_row_label(&rep.erl_rows[i], label, sizeof label);
-				failed++;
-				fprintf(stderr, "megaco-bench: Erlang %s FAILED: %s\n", label,
-				        rep.erl_rows[i].error);
-			}
 	}
 
 	FILE *out = stdout;

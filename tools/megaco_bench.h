@@ -108,6 +108,8 @@ typedef struct bench_params {
 	int cpu_clock;     /* time with the thread's CPU clock, not the wall clock */
 } bench_params;
 
+/* The median of v[0..n) (n > 0; sorts v). */
+double bench_median(double *v, unsigned n);
 /* Measures one row; fills row (status, error and numbers). */
 void bench_measure_row(const bench_config *cfg, const bench_corpus *c, const bench_params *p,
                        bench_row *row);
@@ -169,16 +171,38 @@ int bench_svg_write(const char *path, const bench_report *r);
  */
 const char *bench_erlang_script(const char *explicit_path, const char *corpus_dir,
                                 const char *argv0, char *buf, size_t cap);
+/* What one run of the escript reported. */
+typedef struct bench_erlang_out {
+	bench_host host;
+	bench_row *rows; /* malloc'd */
+	size_t n;
+} bench_erlang_out;
 /*
- * Runs the escript with the same corpus, set, glob, min-time and repeat, and
- * reads back its JSON rows and host details into r; progress: the script
- * names each row on stderr. Returns 0, or -1 with why.
+ * Runs the escript over r's corpus, set, glob and min-time, for codecs (a
+ * --codecs list; NULL: all) and repeat runs, and reads back its JSON rows
+ * and host details into *out; progress: the script names each row on stderr.
+ * Returns 0, or -1 with why.
  */
-int bench_erlang_run(const char *script, bench_report *r, int progress, char *why,
+int bench_erlang_run(const char *script, const bench_report *r, const char *codecs,
+                     unsigned repeat, int progress, bench_erlang_out *out, char *why,
                      size_t whycap);
 /* Reads a megaco-bench JSON document's host and rows. Returns 0 or -1 with why. */
 int bench_json_read(const char *text, size_t len, bench_host *host, bench_row **rows,
                     size_t *nrows, char *why, size_t whycap);
+
+/* ---- bench_run.c */
+/*
+ * Measures the configs that rep->codecs selects into rep->rows (which has
+ * room for ncfg), in the configs' order. With script (--compare-erlang),
+ * codec by codec side by side with Erlang's rows, which go to rep->erl_rows
+ * (see bench_run.c for the order and the medians). Returns 0, or -1 with why
+ * when Erlang could not be run or read (our rows are measured regardless).
+ */
+int bench_run(const bench_config *cfgs, size_t ncfg, const bench_corpus *c,
+              const bench_params *p, const char *script, bench_report *rep, char *why,
+              size_t whycap);
+/* Whether codec is in the comma-separated list (NULL: every codec). */
+int bench_codec_selected(const char *list, const char *codec);
 
 /* ---- small helpers (bench_report.c) */
 const char *bench_status_name(row_status s);
