@@ -37,9 +37,8 @@ static void row_median(const bench_row *runs, unsigned n, double *scratch, bench
 	};
 	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
 		for (unsigned i = 0; i < n; i++)
-			memcpy(&scratch[i], (const char *)&runs[i] + cols[c], sizeof(double));
-		double m = bench_median(scratch, n);
-		memcpy((char *)out + cols[c], &m, sizeof m);
+			scratch[i] = *(const double *)(const void *)((const char *)&runs[i] + cols[c]);
+		*(double *)(void *)((char *)out + cols[c]) = bench_median(scratch, n);
 	}
 	out->total_ns = out->encode_ns + out->decode_ns;
 	out->msgs_per_s = out->total_ns > 0 ? 1e9 / out->total_ns : 0;
@@ -87,11 +86,14 @@ static int erlang_once(side_by_side *s, const char *codec, unsigned repeat, benc
 	return 0;
 }
 
-/* One codec: our rows (indices idx[0..k)) and Erlang's, run by run; medians. */
-static void codec_side_by_side(side_by_side *s, const bench_config *cfgs, const size_t *idx,
-                               size_t k, const bench_corpus *c, const bench_params *p,
-                               const char *codec)
+/*
+ * One codec: our k configs cfgs[0..k) into rows[0..k), and Erlang's rows
+ * for the same codec, run by run; the medians.
+ */
+static void codec_side_by_side(side_by_side *s, const bench_config *cfgs, size_t k,
+                               const bench_corpus *c, const bench_params *p, bench_row *rows)
 {
+	const char *codec = cfgs[0].codec;
 	unsigned reps = p->repeat ? p->repeat : 1;
 	bench_params once = *p;
 	once.repeat = 1;
@@ -109,7 +111,7 @@ static void codec_side_by_side(side_by_side *s, const bench_config *cfgs, const 
 		for (int half = 0; half < 2; half++) {
 			if (half == (int)(r % 2)) { /* our rows first on even runs */
 				for (size_t j = 0; j < k; j++)
-					bench_measure_row(&cfgs[idx[j]], c, &once, &ours[j * reps + r]);
+					bench_measure_row(&cfgs[j], c, &once, &ours[j * reps + r]);
 				continue;
 			}
 			bench_erlang_out e;
@@ -132,7 +134,7 @@ static void codec_side_by_side(side_by_side *s, const bench_config *cfgs, const 
 		}
 	}
 	for (size_t j = 0; j < k; j++)
-		row_median(&ours[j * reps], reps, scratch, &s->rep->rows[idx[j]]);
+		row_median(&ours[j * reps], reps, scratch, &rows[j]);
 	if (theirs && theirs_runs == reps) {
 		for (size_t j = 0; j < n_theirs; j++) {
 			bench_row m;
@@ -170,49 +172,29 @@ int bench_run(const bench_config *cfgs, size_t ncfg, const bench_corpus *c,
               const bench_params *p, const char *script, bench_report *rep, char *why,
               size_t whycap)
 {
-	rep->nrows = 0;
-	for (size_t i = 0; i < ncfg; i++)
-		if (bench_codec_selected(rep->codecs, cfgs[i].codec))
-			rep->nrows++;
-	if (!script) {
-		size_t n = 0;
-		for (size_t i = 0; i < ncfg; i++)
-			if (bench_codec_selected(rep->codecs, cfgs[i].codec))
-				bench_measure_row(&cfgs[i], c, p, &rep->rows[n++]);
-		return 0;
-	}
-	/*
-	 * Our rows keep the configs' order: rows[] holds the selected configs
-	 * (sel[]), and codec_side_by_side fills a codec's slots at a time.
-	 */
-	size_t *idx = calloc(ncfg, sizeof *idx);
-	bench_config *sel = calloc(ncfg, sizeof *sel);
-	if (!idx || !sel) {
-		free(idx);
-		free(sel);
+	bench_config *sel = calloc(ncfg ? ncfg : 1, sizeof *sel);
+	if (!sel) {
 		snprintf(why, whycap, "out of memory");
 		return -1;
 	}
-	side_by_side s = { script, rep, p->progress, 0, why, whycap };
 	size_t nsel = 0;
 	for (size_t i = 0; i < ncfg; i++)
 		if (bench_codec_selected(rep->codecs, cfgs[i].codec))
 			sel[nsel++] = cfgs[i];
-	for (size_t i = 0; i < nsel; i++) {
-		/* the first config of each codec starts that codec's group */
-		int first = 1;
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(sel[j].codec, sel[i].codec))
-				first = 0;
-		if (!first)
+	rep->nrows = nsel;
+	side_by_side s = { script, rep, p->progress, 0, why, whycap };
+	/* A codec's configs are consecutive in cfgs[], so sel[i..i+k) is one codec. */
+	for (size_t i = 0, k; i < nsel; i += k) {
+		for (k = 1; i + k < nsel && !strcmp(sel[i + k].codec, sel[i].codec); k++)
+			;
+		if (!script) {
+			for (size_t j = i; j < i + k; j++)
+				bench_measure_row(&sel[j], c, p, &rep->rows[j]);
 			continue;
-		size_t k = 0;
-		for (size_t j = i; j < nsel; j++)
-			if (!strcmp(sel[j].codec, sel[i].codec))
-				idx[k++] = j;
-		codec_side_by_side(&s, sel, idx, k, c, p, sel[i].codec);
+		}
+		codec_side_by_side(&s, sel + i, k, c, p, rep->rows + i);
 	}
-	if (bench_codec_selected(rep->codecs, "erl_dist")) {
+	if (script && bench_codec_selected(rep->codecs, "erl_dist")) {
 		bench_erlang_out e;
 		if (erlang_once(&s, "erl_dist", p->repeat ? p->repeat : 1, &e) == 0) {
 			if (append_rows(rep, e.rows, e.n) < 0) {
@@ -223,6 +205,5 @@ int bench_run(const bench_config *cfgs, size_t ncfg, const bench_corpus *c,
 		}
 	}
 	free(sel);
-	free(idx);
 	return s.failed ? -1 : 0;
 }

@@ -193,7 +193,8 @@ int bench_json_read(const char *text, size_t len, bench_host *host, bench_row **
 /* ---- bench_run.c */
 /*
  * Measures the configs that rep->codecs selects into rep->rows (which has
- * room for ncfg), in the configs' order. With script (--compare-erlang),
+ * room for ncfg), in the configs' order; a codec's configs are consecutive
+ * in cfgs[]. With script (--compare-erlang),
  * codec by codec side by side with Erlang's rows, which go to rep->erl_rows
  * (see bench_run.c for the order and the medians). Returns 0, or -1 with why
  * when Erlang could not be run or read (our rows are measured regardless).
