@@ -3,8 +3,9 @@
  * each: bench_yaml.c (libyaml -> small tree, for the manifest and Erlang's
  * JSON), bench_corpus.c (manifest -> messages), bench_measure.c (the timing
  * method), bench_host.c (host details), bench_report.c (table/csv/json/yaml),
- * bench_svg.c (bar chart), bench_erlang.c (the Erlang side), megaco_bench.c
- * (options and the run).
+ * bench_svg.c (bar chart), bench_erlang.c (the Erlang side), bench_run.c (the
+ * order of the rows, ours and Erlang's), megaco_bench.c (options,
+ * then the run and its report).
  */
 #ifndef MEGACO_BENCH_H
 #define MEGACO_BENCH_H
@@ -194,10 +195,10 @@ int bench_json_read(const char *text, size_t len, bench_host *host, bench_row **
 /*
  * Measures the configs that rep->codecs selects into rep->rows (which has
  * room for ncfg), in the configs' order; a codec's configs are consecutive
- * in cfgs[]. With script (--compare-erlang),
- * codec by codec side by side with Erlang's rows, which go to rep->erl_rows
- * (see bench_run.c for the order and the medians). Returns 0, or -1 with why
- * when Erlang could not be run or read (our rows are measured regardless).
+ * in cfgs[]. With script (--compare-erlang), codec by codec side by side
+ * with Erlang's rows, which go to rep->erl_rows (bench_run.c says in which
+ * order, and how the medians are taken). Returns 0, or -1 with why when
+ * Erlang could not be run or read (our rows are measured regardless).
  */
 int bench_run(const bench_config *cfgs, size_t ncfg, const bench_corpus *c,
               const bench_params *p, const char *script, bench_report *rep, char *why,
