@@ -38,7 +38,11 @@ typedef enum megaco_status {
 	MEGACO_ERR_INTERNAL = -21         /**< a bug in libmegaco: please report */
 } megaco_status;
 
-/** Detail of the last error of one call; fill-in only, never allocated. */
+/**
+ * Detail of the last error of one call; fill-in only, never allocated. A
+ * call that succeeds leaves code MEGACO_OK, offset, line and column 0 and an
+ * empty message (the bytes after its NUL are unspecified).
+ */
 typedef struct megaco_error {
 	int code;           /**< a megaco_status */
 	size_t offset;      /**< byte offset in the input (decode) where the error was seen */
