@@ -1,6 +1,5 @@
 /* Error strings and the detail record. */
 #include <stdio.h>
-#include <string.h>
 
 #include "internal.h"
 
