@@ -8,10 +8,18 @@ find_package(FLEX 2.6 REQUIRED)
 set(TEXT_GEN_DIR ${CMAKE_CURRENT_BINARY_DIR}/grammar)
 set(_g ${CMAKE_CURRENT_LIST_DIR})
 file(MAKE_DIRECTORY ${TEXT_GEN_DIR})
+# The parse loop comes from grammar/lean-lalr.m4, a skeleton written against
+# bison 3.8's internals (it says what it leaves out of yacc.c's loop); any
+# other bison, or MEGACO_LEAN_PARSER=OFF (for bison's YYDEBUG tracing), uses
+# yacc.c itself, which parses the same.
+set(_skeleton)
+if(MEGACO_LEAN_PARSER AND BISON_VERSION VERSION_GREATER_EQUAL 3.8 AND BISON_VERSION VERSION_LESS 3.9)
+  set(_skeleton --skeleton=${_g}/lean-lalr.m4)
+endif()
 add_custom_command(OUTPUT ${TEXT_GEN_DIR}/megaco_parse.c ${TEXT_GEN_DIR}/megaco_parse.h
-  COMMAND ${BISON_EXECUTABLE} -Wall -Werror --defines=${TEXT_GEN_DIR}/megaco_parse.h
+  COMMAND ${BISON_EXECUTABLE} -Wall -Werror ${_skeleton} --defines=${TEXT_GEN_DIR}/megaco_parse.h
           -o ${TEXT_GEN_DIR}/megaco_parse.c ${_g}/megaco.y
-  DEPENDS ${_g}/megaco.y COMMENT "bison grammar/megaco.y")
+  DEPENDS ${_g}/megaco.y ${_g}/lean-lalr.m4 COMMENT "bison grammar/megaco.y")
 add_custom_command(OUTPUT ${TEXT_GEN_DIR}/text_scan_re.c
   COMMAND ${FLEX_EXECUTABLE} -Cf --reentrant --bison-bridge -P text_re_
           -o ${TEXT_GEN_DIR}/text_scan_re.c ${_g}/megaco.l

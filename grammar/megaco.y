@@ -35,6 +35,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * Should the parser's stacks outgrow the 200 entries they start with on the
+ * C stack (deep nesting), the bigger ones come from the message's arena:
+ * the caller's allocator, given back with the message.
+ */
+#define YYSTACK_ALLOC(Size) arena_alloc(px->A, (Size))
+
 /* Bison calls this only when its stack is exhausted. */
 static void yyerror(text_parse *px, const char *msg)
 {
