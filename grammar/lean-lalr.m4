@@ -16,7 +16,8 @@
 #   the parse (as yacc.c's recovery would, having nothing to shift). The
 #   scanner's error token (YYerror) ends it at once, without a report, as in
 #   yacc.c.
-# - The default `$$ = $1` runs only for rules without an action: every
+# - The default `$$ = $1` applies only to rules without an action (where
+#   $1 stays in the stack slot that becomes $$, so nothing is copied): every
 #   action here sets $$ when its rule has a value (bison -Wall warns of a
 #   typed rule whose action never mentions $$).
 # - The stacks start on the C stack and move to YYSTACK_ALLOC's memory when
@@ -279,12 +280,15 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
         {
 ]b4_user_actions[
         default:
-          yyval = *(yyvsp + 1 - yylen);
-          break;
+          /* No action: $$ is $1, which is already in the slot $$ takes
+             (for an empty rule, $$ is the garbage of a fresh slot). */
+          yyvsp += 1 - yylen;
+          goto yygoto;
         }
       yyvsp -= yylen;
-      yyssp -= yylen;
       *++yyvsp = yyval;
+    yygoto:
+      yyssp -= yylen;
       {
         const int yylhs = *(yyr1 + yyn) - YYNTOKENS;
         const int yyi = *(yypgoto + yylhs) + *yyssp;
