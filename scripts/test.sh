@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command (README, .ci/run): installs what is missing,
-# builds with warnings as errors, runs the whole ctest suite, then runs it
-# again under AddressSanitizer + UndefinedBehaviorSanitizer, and the
-# multi-threaded tests under ThreadSanitizer.
+# builds with warnings as errors, runs the whole ctest suite, the text
+# decoding tests again with bison's yacc.c parse loop, then the whole suite
+# under AddressSanitizer + UndefinedBehaviorSanitizer, and the multi-threaded
+# tests under ThreadSanitizer.
 #   MEGACO_SKIP_ASAN=1 scripts/test.sh   skip the sanitizer passes (local use)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,14 @@ cmake -S . -B build -DMEGACO_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"
 echo "== tests =="
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+# The text parser's other loop: bison's own yacc.c, what a bison other than
+# 3.8 builds (grammar/TextGrammar.cmake). Same tables and actions; the text
+# decoding tests must pass with it too.
+echo "== text tests with yacc.c's parse loop (MEGACO_LEAN_PARSER=OFF) =="
+cmake -S . -B build-yacc -DMEGACO_WERROR=ON -DMEGACO_LEAN_PARSER=OFF >/dev/null
+cmake --build build-yacc -j"$jobs" --target test_text_decode test_transcode test_interop
+ctest --test-dir build-yacc --output-on-failure -j"$jobs" -R '^(text_decode|transcode|interop)$'
 
 if [[ "${MEGACO_SKIP_ASAN:-0}" != 1 ]]; then
 	echo "== tests under ASan + UBSan =="
