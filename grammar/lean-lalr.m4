@@ -74,8 +74,11 @@ typedef ]b4_int_type(0, m4_eval(b4_states_number - 1))[ yy_state_t;
 #define YYNTOKENS  ]b4_tokens_number[
 #define YYPACT_NINF (]b4_pact_ninf[)
 #define YYTABLE_NINF (]b4_table_ninf[)
-#define yypact_value_is_default(Yyn) ((Yyn) == YYPACT_NINF)
-#define yytable_value_is_error(Yyn) ((Yyn) == YYTABLE_NINF)
+/* As yacc.c: a constant 0 when the table cannot hold the value at all. */
+#define yypact_value_is_default(Yyn) \
+  ]b4_table_value_equals([[pact]], [[Yyn]], [b4_pact_ninf], [YYPACT_NINF])[
+#define yytable_value_is_error(Yyn) \
+  ]b4_table_value_equals([[table]], [[Yyn]], [b4_table_ninf], [YYTABLE_NINF])[
 
 #ifndef YYINITDEPTH
 # define YYINITDEPTH ]b4_stack_depth_init[
