@@ -194,12 +194,14 @@ int text_scan_only(const unsigned char *buf, size_t len, const megaco_options *o
 			return set_error(err, rc, 0, "%s", megaco_strerror(rc));
 		while ((t = text_scan_next(&st, &tok)) > 0 && t != TEXT_YYerror)
 			;
+		text_scan_took_error(&st);
 		text_scan_re_close(&st);
 	} else {
 		pthread_mutex_lock(&nr_lock);
 		if ((rc = text_scan_nr_open(&st)) == 0) {
 			while ((t = text_scan_next(&st, &tok)) > 0 && t != TEXT_YYerror)
 				;
+			text_scan_took_error(&st);
 			text_scan_nr_close(&st);
 		}
 		pthread_mutex_unlock(&nr_lock);
@@ -250,6 +252,8 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 		megaco_arena *prev = arena_set_current(&msg->arena);
 		rc = run(&px, o->scanner != MEGACO_SCANNER_NON_REENTRANT);
 		arena_set_current(prev);
+		/* The parser stops at once on the scanner's error token. */
+		text_scan_took_error(&st);
 
 		if (rc == 0 && !px.err && !st.err && !msg->arena.failed) {
 			tb_carve_give_back(&px);

@@ -239,8 +239,10 @@ void text_scan_nr_close(text_scan_state *st);
  * scanner (st->scanner, or the global one when NULL) refills when it runs
  * out. The scanner runs ahead of the reader only over tokens: what it
  * decides never depends on the parser. A scanner error is queued as
- * TEXT_SCAN_ERROR_TOKEN and lands in st->err only when that token is taken,
- * so an error the parser finds first is still the one reported.
+ * TEXT_SCAN_ERROR_TOKEN, and a reader that stops on that token calls
+ * text_scan_took_error: the error becomes the scan's only then, so an error
+ * the parser finds first is still the one reported. (Every reader tests for
+ * the token anyway; the hand-out itself does not.)
  */
 static inline int text_scan_next(text_scan_state *st, text_tok *tok)
 {
@@ -253,13 +255,17 @@ static inline int text_scan_next(text_scan_state *st, text_tok *tok)
 	}
 	unsigned i = st->qi++;
 	*tok = st->qtok[i];
-	int t = st->qtype[i];
-	if (t == TEXT_SCAN_ERROR_TOKEN) {
+	return st->qtype[i];
+}
+
+/* If the last token handed out was the scanner's error token, its error is the scan's now. */
+static inline void text_scan_took_error(text_scan_state *st)
+{
+	if (st->qi && st->qtype[st->qi - 1] == TEXT_SCAN_ERROR_TOKEN) {
 		st->err = st->q_err;
 		st->err_off = st->q_err_off;
 		st->err_what = st->q_err_what;
 	}
-	return t;
 }
 
 #endif
