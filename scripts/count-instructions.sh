@@ -7,16 +7,17 @@
 #
 #   scripts/count-instructions.sh ENCODING dec|enc|scan [--non-reentrant]
 #
-# Uses build-release/ (built here if needed, Release, as scripts/bench.sh).
+# Uses build-release/ (configured here if needed, Release, as scripts/bench.sh;
+# megaco-loop is rebuilt first so the count is of the working tree).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $# -ge 2 ]] || { echo "usage: $0 pretty|compact|ber|per dec|enc|scan [--non-reentrant]" >&2; exit 2; }
 enc=$1 op=$2 nr=${3:-}
 command -v valgrind >/dev/null || { echo "$0: needs valgrind" >&2; exit 2; }
-if [[ ! -x build-release/tools/megaco-loop ]]; then
+if [[ ! -f build-release/CMakeCache.txt ]]; then
 	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DMEGACO_TESTS=OFF >/dev/null
-	cmake --build build-release -j"$(nproc 2>/dev/null || echo 2)" --target megaco-loop >/dev/null
 fi
+cmake --build build-release -j"$(nproc 2>/dev/null || echo 2)" --target megaco-loop >/dev/null
 files=(corpus/"$enc"/*)
 count() {
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null \
