@@ -12,9 +12,12 @@ file(MAKE_DIRECTORY ${TEXT_GEN_DIR})
 # bison 3.8's internals (it says what it leaves out of yacc.c's loop); any
 # other bison, or MEGACO_LEAN_PARSER=OFF (for bison's YYDEBUG tracing), uses
 # yacc.c itself, which parses the same.
+# TEXT_PARSE_LOOP names the one used (megaco-bench prints it).
 set(_skeleton)
+set(TEXT_PARSE_LOOP "yacc.c")
 if(MEGACO_LEAN_PARSER AND BISON_VERSION VERSION_GREATER_EQUAL 3.8 AND BISON_VERSION VERSION_LESS 3.9)
   set(_skeleton --skeleton=${_g}/lean-lalr.m4)
+  set(TEXT_PARSE_LOOP "grammar/lean-lalr.m4")
 endif()
 add_custom_command(OUTPUT ${TEXT_GEN_DIR}/megaco_parse.c ${TEXT_GEN_DIR}/megaco_parse.h
   COMMAND ${BISON_EXECUTABLE} -Wall -Werror ${_skeleton} --defines=${TEXT_GEN_DIR}/megaco_parse.h

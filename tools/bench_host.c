@@ -28,6 +28,9 @@
 #ifndef MEGACO_BENCH_BISON_VERSION
 #define MEGACO_BENCH_BISON_VERSION "not found"
 #endif
+#ifndef MEGACO_BENCH_PARSE_LOOP
+#define MEGACO_BENCH_PARSE_LOOP "unknown"
+#endif
 
 void bench_host_add(bench_host *h, const char *key, const char *value)
 {
@@ -91,4 +94,6 @@ void bench_host_fill(bench_host *h)
 	bench_host_add(h, "asn1c", MEGACO_BENCH_ASN1C_VERSION);
 	bench_host_add(h, "flex", MEGACO_BENCH_FLEX_VERSION);
 	bench_host_add(h, "bison", MEGACO_BENCH_BISON_VERSION);
+	/* yacc.c's or grammar/lean-lalr.m4's: the text decode rows depend on it. */
+	bench_host_add(h, "parse_loop", MEGACO_BENCH_PARSE_LOOP);
 }
