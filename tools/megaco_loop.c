@@ -18,34 +18,7 @@
 
 #include "internal.h"
 #include "megaco/megaco.h"
-
-static unsigned char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, n = 0;
-	unsigned char *buf = malloc(cap);
-	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-		n += got;
-		if (n == cap) {
-			unsigned char *bigger = realloc(buf, cap *= 2);
-			if (!bigger) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = bigger;
-		}
-	}
-	if (ferror(f)) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
+#include "megaco_bench.h"
 
 static int usage(void)
 {
@@ -84,7 +57,7 @@ int main(int argc, char **argv)
 	megaco_error err;
 	int rc = 0;
 	for (int i = 0; i < n && !rc; i++) {
-		if (!(in[i] = read_all(paths[i], &len[i]))) {
+		if (!(in[i] = bench_read_file(paths[i], &len[i]))) {
 			fprintf(stderr, "megaco-loop: cannot read %s\n", paths[i]);
 			rc = 1;
 		} else if (what == ENC &&
