@@ -225,6 +225,19 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
   int yylen;
   int yyresult;
   int yytoken = YYSYMBOL_YYEMPTY; /* the lookahead's symbol (raw token kinds) */
+  /* Room for one push, growing the stacks (in yyst) if they are full. */
+#define YYSTACKS_ROOM()                                         \
+  do                                                            \
+    if (yyssp >= yyst.ss_full)                                  \
+      {                                                         \
+        yyst.ssp = yyssp;                                       \
+        yyst.vsp = yyvsp;                                       \
+        if (yystacks_grow (&yyst]b4_user_args[))                      \
+          goto yyexhaustedlab;                                  \
+        yyssp = yyst.ssp;                                       \
+        yyvsp = yyst.vsp;                                       \
+      }                                                         \
+  while (0)
 
 ]b4_user_initial_action[
   *yyssp = 0;
@@ -258,15 +271,7 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
       /* Shift. Shifting the end of input is acceptance (YYFINAL). */
       if (yytoken == YYSYMBOL_YYEOF)
         goto yyacceptlab;
-      if (yyssp >= yyst.ss_full)
-        {
-          yyst.ssp = yyssp;
-          yyst.vsp = yyvsp;
-          if (yystacks_grow (&yyst]b4_user_args[))
-            goto yyexhaustedlab;
-          yyssp = yyst.ssp;
-          yyvsp = yyst.vsp;
-        }
+      YYSTACKS_ROOM ();
       *++yyssp = YY_CAST (yy_state_t, yyn);
       *++yyvsp = yylval;
       yystate = yyn;
@@ -299,15 +304,7 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
                    ? *(yytable + yyi)
                    : *(yydefgoto + yylhs));
       }
-      if (yyssp >= yyst.ss_full)
-        {
-          yyst.ssp = yyssp;
-          yyst.vsp = yyvsp;
-          if (yystacks_grow (&yyst]b4_user_args[))
-            goto yyexhaustedlab;
-          yyssp = yyst.ssp;
-          yyvsp = yyst.vsp;
-        }
+      YYSTACKS_ROOM ();
       *++yyssp = YY_CAST (yy_state_t, yystate);
     }
 
@@ -334,6 +331,7 @@ yyexhaustedlab:
 yyreturnlab:
   YYSTACK_RELEASE (yyst.heap);
   return yyresult;
+#undef YYSTACKS_ROOM
 }
 
 ]b4_percent_code_get([[epilogue]])[]dnl
