@@ -42,10 +42,18 @@
  */
 #define YYSTACK_ALLOC(Size) arena_alloc(px->A, (Size))
 
-/* Bison calls this only when its stack is exhausted. */
+/*
+ * Bison calls this only when its stacks cannot grow ("memory exhausted"):
+ * either the allocator said no, or they would pass YYMAXDEPTH entries.
+ */
 static void yyerror(text_parse *px, const char *msg)
 {
-	tb_fail(px, MEGACO_ERR_TOO_DEEP, px->last ? px->last->tok.off : 0, "%s", msg);
+	(void)msg;
+	size_t off = px->last ? px->last->tok.off : 0;
+	if (px->A->failed)
+		tb_fail(px, MEGACO_ERR_NOMEM, off, "out of memory");
+	else
+		tb_fail(px, MEGACO_ERR_TOO_DEEP, off, "nesting too deep for the parser's stack");
 }
 
 /*
