@@ -40,10 +40,10 @@ if [[ "${MEGACO_SKIP_ASAN:-0}" != 1 ]]; then
 	echo "== text tests under ASan + UBSan, parser stacks starting at 4 =="
 	cmake -S . -B build-asan-stack -DMEGACO_WERROR=ON -DMEGACO_SANITIZE=ON \
 		-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-DYYINITDEPTH=4 >/dev/null
-	cmake --build build-asan-stack -j"$jobs" --target test_text_decode test_transcode test_alloc_count
+	cmake --build build-asan-stack -j"$jobs" --target test_text_decode test_transcode test_alloc_count test_api
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --test-dir build-asan-stack --output-on-failure -j"$jobs" \
-		-R '^(text_decode|transcode|alloc_count)$'
+		-R '^(text_decode|transcode|alloc_count|api)$'
 
 	echo "== threaded tests under TSan =="
 	CC=clang cmake -S . -B build-tsan -DMEGACO_WERROR=ON -DMEGACO_TSAN=ON >/dev/null

@@ -2,7 +2,8 @@
  * The public API's contracts outside the codecs proper: options defaults,
  * argument checks, status strings, encoding names, building a message by
  * hand and round-tripping it through BER and PER, megaco_detect on all four
- * encodings, and the caller's allocator being the one actually used.
+ * encodings, and the caller's allocator being the one actually used, also
+ * when it refuses (every decode and encode of the corpus).
  */
 #include <ctype.h>
 #include <limits.h>
@@ -468,6 +469,105 @@ static void test_custom_allocator(void **state)
 	free(in);
 }
 
+/*
+ * Every corpus message, decoded from each of the four encodings (text with
+ * each scanner) and encoded back into each with megaco_encode_alloc, under an
+ * allocator that fails from its k-th call on, for k = 0, 1, ... until the call
+ * succeeds: every refusal is MEGACO_ERR_NOMEM with *out untouched and nothing
+ * left allocated, whichever allocation it hits (an arena block, the input's
+ * copy, the output buffer, or, in CI's -DYYINITDEPTH=4 pass, the parser's
+ * stacks moving off the C stack).
+ */
+static void test_failing_allocator_everywhere(void **state)
+{
+	(void)state;
+	const megaco_encoding encs[] = {MEGACO_ENC_PRETTY, MEGACO_ENC_COMPACT, MEGACO_ENC_BER,
+	                                MEGACO_ENC_PER};
+	int failures = 0;
+	long refusals = 0;
+	counter cnt = {0, 0, 0, -1};
+	megaco_allocator al = {count_alloc, count_free, &cnt};
+	megaco_options o;
+	megaco_options_init(&o);
+	o.allocator = &al;
+	for (size_t i = 0; i < C->count && failures < 10; i++) {
+		if (!C->entries[i].valid)
+			continue;
+		for (size_t d = 0; d < 4; d++) {
+			const char *path = C->entries[i].path[encs[d] - 1];
+			if (!path)
+				continue;
+			size_t len;
+			unsigned char *in = read_file(path, &len);
+			assert_non_null(in);
+			megaco_message *src = NULL;
+			/* Text with each scanner (the non-reentrant one last, so src is from it). */
+			for (int sc = encs[d] <= MEGACO_ENC_COMPACT ? 0 : 1; sc < 2; sc++) {
+				o.scanner = sc ? MEGACO_SCANNER_NON_REENTRANT : MEGACO_SCANNER_REENTRANT;
+				megaco_message_free(src);
+				src = NULL;
+				for (long k = 0;; k++) {
+					cnt = (counter){0, 0, 0, k};
+					megaco_message *keep = (megaco_message *)&cnt, *m = keep;
+					megaco_error err;
+					int rc = megaco_decode(encs[d], in, len, &o, &m, &err);
+					if (rc == MEGACO_OK) {
+						src = m;
+						break;
+					}
+					refusals++;
+					if (rc != MEGACO_ERR_NOMEM || err.code != rc || m != keep || cnt.live ||
+					    k > 64) {
+						print_message("decode %s (scanner %d), failing from call %ld: %s, %ld live\n",
+						              path, sc, k, err.message, cnt.live);
+						failures++;
+						break;
+					}
+				}
+			}
+			for (size_t e = 0; src && e < 4; e++) {
+				/*
+				 * What the encode gives with memory to spare (a text name with no
+				 * binary form is UNKNOWN_NAME): with less, that or NOMEM.
+				 */
+				void *out = NULL;
+				size_t out_len = 0;
+				int want = megaco_encode_alloc(src, encs[e], &o, &out, &out_len, NULL);
+				megaco_buffer_free(out, &o);
+				for (long k = 0;; k++) {
+					cnt.fail_after = cnt.allocs + k;
+					long live = cnt.live;
+					out = &out;
+					megaco_error err;
+					int rc = megaco_encode_alloc(src, encs[e], &o, &out, &out_len, &err);
+					if (rc == MEGACO_OK)
+						megaco_buffer_free(out, &o);
+					if (rc == want)
+						break;
+					refusals++;
+					if (rc != MEGACO_ERR_NOMEM || err.code != rc || out != &out ||
+					    cnt.live != live || k > 64) {
+						print_message("%s to %s, failing from call %ld: %s\n", path,
+						              megaco_encoding_name(encs[e]), k, err.message);
+						failures++;
+						break;
+					}
+				}
+			}
+			cnt.fail_after = -1;
+			megaco_message_free(src);
+			if (cnt.live) {
+				print_message("%s: %ld allocations never given back\n", path, cnt.live);
+				failures++;
+			}
+			free(in);
+		}
+	}
+	print_message("%ld refused allocations, each one a clean MEGACO_ERR_NOMEM\n", refusals);
+	assert_int_equal(failures, 0);
+	assert_true(refusals > 0);
+}
+
 /* A message bigger than the first output guess needs encode_alloc's second pass. */
 static void test_encode_alloc_large(void **state)
 {
@@ -504,6 +604,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_detect_samples),
 		cmocka_unit_test(test_custom_allocator),
 		cmocka_unit_test(test_encode_alloc_large),
+		cmocka_unit_test(test_failing_allocator_everywhere),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(C);

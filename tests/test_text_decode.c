@@ -7,8 +7,7 @@
  * invalid inputs with their error code and line:column; every byte value
  * inside a word (the scanner's byte table against flex's SafeChar class); a
  * decode nested in a decode's allocator call; both scanners from four threads
- * at once, with failing decodes in between; an allocator that fails from each
- * call on in turn (always MEGACO_ERR_NOMEM, nothing kept).
+ * at once, with failing decodes in between.
  *
  * Models are compared through asn1c's asn_fprint dump, which shows every field.
  */
@@ -730,86 +729,6 @@ static void test_nested_decode(void **state)
 	free(in);
 }
 
-/* ---- an allocator that says no ------------------------------------------------------------ */
-
-typedef struct stingy {
-	long calls, live, fail_from; /* every call from the fail_from-th (0-based) on fails */
-} stingy;
-
-static void *stingy_alloc(void *ud, size_t n)
-{
-	stingy *s = ud;
-	if (s->calls++ >= s->fail_from)
-		return NULL;
-	void *p = malloc(n);
-	if (p)
-		s->live++;
-	return p;
-}
-
-static void stingy_free(void *ud, void *p)
-{
-	stingy *s = ud;
-	if (p)
-		s->live--;
-	free(p);
-}
-
-/*
- * Every text message of the corpus, with each scanner, under an allocator
- * that fails from its first call, then its second, ... until the decode
- * succeeds: each failure is MEGACO_ERR_NOMEM (never a syntax or depth error,
- * whichever allocation it hits: arena block, input copy, or, when the parser's
- * stacks outgrow the C stack as in CI's -DYYINITDEPTH=4 pass, their new home)
- * and leaves nothing allocated and *out untouched.
- */
-static void test_failing_allocator(void **state)
-{
-	(void)state;
-	int failures = 0;
-	long refusals = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		for (megaco_encoding enc = MEGACO_ENC_PRETTY; enc <= MEGACO_ENC_COMPACT; enc++) {
-			const char *path = C->entries[i].path[enc - 1];
-			if (!path || !C->entries[i].valid)
-				continue;
-			size_t len;
-			unsigned char *b = read_file(path, &len);
-			assert_non_null(b);
-			for (int sc = 0; sc < 2; sc++) {
-				for (long k = 0;; k++) {
-					stingy s = {0, 0, k};
-					megaco_allocator al = {stingy_alloc, stingy_free, &s};
-					megaco_options o;
-					megaco_options_init(&o);
-					o.allocator = &al;
-					o.scanner = (megaco_scanner)sc;
-					megaco_message *keep = (megaco_message *)&s, *m = keep;
-					megaco_error err;
-					int rc = megaco_decode(enc, b, len, &o, &m, &err);
-					if (rc == MEGACO_OK) {
-						megaco_message_free(m);
-						if (s.live)
-							failures++;
-						break;
-					}
-					refusals++;
-					if (rc != MEGACO_ERR_NOMEM || err.code != rc || m != keep || s.live ||
-					    k > 64) {
-						print_message("%s (scanner %d, failing from call %ld): %s, %ld live\n",
-						              path, sc, k, err.message, s.live);
-						failures++;
-						break;
-					}
-				}
-			}
-			free(b);
-		}
-	}
-	assert_int_equal(failures, 0);
-	assert_true(refusals > 0);
-}
-
 /* ---- both scanners from four threads ------------------------------------------------------ */
 
 
@@ -920,7 +839,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_invalid_inputs),
 		cmocka_unit_test(test_word_bytes),
 		cmocka_unit_test(test_nested_decode),
-		cmocka_unit_test(test_failing_allocator),
 		cmocka_unit_test(test_scanner_threads),
 		cmocka_unit_test(test_append_to_decoded_list),
 	};
