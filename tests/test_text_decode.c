@@ -6,8 +6,9 @@
  * decode or fail where the manifest says; tables of lexical edge cases and of
  * invalid inputs with their error code and line:column; every byte value
  * inside a word (the scanner's byte table against flex's SafeChar class); a
- * decode nested in a decode's allocator call; both scanners from four threads
- * at once, with failing decodes in between.
+ * decode nested in a decode's allocator call; every message cut short at
+ * every byte (a clean error at the right line:column); both scanners from
+ * four threads at once, with failing decodes in between.
  *
  * Models are compared through asn1c's asn_fprint dump, which shows every field.
  */
@@ -729,6 +730,79 @@ static void test_nested_decode(void **state)
 	free(in);
 }
 
+/* ---- every message cut short ------------------------------------------------------------- */
+
+/*
+ * Every prefix of every pretty and compact corpus message, in a heap buffer
+ * of exactly that many bytes (under ASan, a read past it is caught), with
+ * each scanner: a decode either succeeds (only when the cut leaves whole
+ * transactions, or cuts a final number short) or fails with a text error whose offset is inside
+ * the prefix and whose line and column point there, *out untouched.
+ */
+static void test_every_prefix(void **state)
+{
+	(void)state;
+	int failures = 0;
+	size_t cuts = 0, whole = 0;
+	for (size_t i = 0; i < C->count && failures < 10; i++) {
+		for (megaco_encoding enc = MEGACO_ENC_PRETTY; enc <= MEGACO_ENC_COMPACT; enc++) {
+			const char *path = C->entries[i].path[enc - 1];
+			if (!path || !C->entries[i].valid || strcmp(C->entries[i].set, "time_test"))
+				continue;
+			size_t len;
+			unsigned char *b = read_file(path, &len);
+			assert_non_null(b);
+			for (size_t cut = 0; cut < len; cut++) {
+				unsigned char *p = cut ? malloc(cut) : NULL;
+				if (cut)
+					memcpy(p, b, cut);
+				unsigned line = 1, col = 1; /* where each offset is, counting LF */
+				for (int sc = 0; sc < 2; sc++) {
+					megaco_message *keep = (megaco_message *)&len, *m = keep;
+					megaco_error err;
+					int rc = decode(enc, p, cut, (megaco_scanner)sc, &m, &err);
+					cuts++;
+					if (rc == MEGACO_OK) {
+						megaco_message_free(m);
+						whole++;
+						/*
+						 * Whole transactions (the prefix ends in a '}'), or a
+						 * brace-less one whose last number lost digits
+						 * ("SM=8101/1000" cut to "SM=8101/10").
+						 */
+						size_t end = cut;
+						while (end && strchr(" \t\r\n", p[end - 1]))
+							end--;
+						if (!end || (p[end - 1] != '}' && (p[end - 1] < '0' || p[end - 1] > '9'))) {
+							print_message("%s cut to %zu decodes\n", path, cut);
+							failures++;
+						}
+						continue;
+					}
+					line = 1;
+					col = 1;
+					for (size_t k = 0; k < err.offset && k < cut; k++, col++)
+						if (p[k] == '\n') {
+							line++;
+							col = 0;
+						}
+					if (m != keep || err.code != rc || err.offset > cut || err.line != line ||
+					    err.column != col || !err.message[0]) {
+						print_message("%s cut to %zu (scanner %d): %s at %zu, %u:%u (want %u:%u)\n",
+						              path, cut, sc, err.message, err.offset, err.line, err.column,
+						              line, col);
+						failures++;
+					}
+				}
+				free(p);
+			}
+			free(b);
+		}
+	}
+	print_message("%zu cut-short decodes, %zu of them still whole messages\n", cuts, whole);
+	assert_int_equal(failures, 0);
+}
+
 /* ---- both scanners from four threads ------------------------------------------------------ */
 
 
@@ -839,6 +913,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_invalid_inputs),
 		cmocka_unit_test(test_word_bytes),
 		cmocka_unit_test(test_nested_decode),
+		cmocka_unit_test(test_every_prefix),
 		cmocka_unit_test(test_scanner_threads),
 		cmocka_unit_test(test_append_to_decoded_list),
 	};
