@@ -1,5 +1,6 @@
 # ctest bench_quick (cmake -P): megaco-bench runs over the corpus with a tiny
-# --min-time, exits 0, and its JSON parses with every row ok.
+# --min-time, exits 0, and its JSON parses with every row ok (a scanner-only
+# row with its decode / scanner-only ratio).
 # Correctness only: no assertion on any time. Also runs the threaded,
 # repeated path on a few messages and writes the SVG chart.
 #   -DBENCH=<megaco-bench> -DCORPUS=<corpus dir> -DWORK=<scratch dir>
@@ -20,6 +21,14 @@ function(check_json json what)
     string(JSON codec GET "${json}" rows ${i} codec)
     if(status STREQUAL "ok")
       math(EXPR n_ok "${n_ok} + 1")
+      # A scanner-only row carries its paired full decode and the ratio.
+      string(JSON config GET "${json}" rows ${i} config)
+      if(config STREQUAL "scanner-only")
+        string(JSON per_scan GET "${json}" rows ${i} decode_per_scan)
+        if(NOT per_scan MATCHES "^[0-9]+\\.[0-9]+$" OR per_scan LESS_EQUAL 0)
+          message(FATAL_ERROR "${what}: ${codec} scanner-only has decode_per_scan '${per_scan}'")
+        endif()
+      endif()
     elseif(NOT status STREQUAL "unavailable")
       string(JSON why GET "${json}" rows ${i} error)
       message(FATAL_ERROR "${what}: row ${codec} is ${status}: ${why}")

@@ -87,6 +87,12 @@ typedef struct bench_row {
 	double encode_ns;  /* mean time per call, averaged over messages */
 	double decode_ns;
 	double total_ns;   /* encode + decode */
+	/*
+	 * Scanner-only rows: the full decode (same encoding, same scanner), timed
+	 * in turn with the scan on every message, so that decode / scanner alone
+	 * is a ratio of two times taken milliseconds apart. 0 elsewhere.
+	 */
+	double paired_decode_ns;
 	double msgs_per_s; /* 1e9 / total_ns */
 	unsigned threads;  /* > 1: the threaded run below was made */
 	double mt_msgs_per_s; /* aggregate over all threads */
