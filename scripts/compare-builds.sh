@@ -13,8 +13,12 @@
 set -euo pipefail
 [[ $# -ge 2 ]] || { sed -n '2,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 a=$1 b=$2
-rounds=${3:-4}
-shift $(( $# >= 3 ? 3 : 2 ))
+shift 2
+rounds=4
+if [[ ${1:-} =~ ^[0-9]+$ ]]; then
+	rounds=$1
+	shift
+fi
 args=("$@")
 [[ ${#args[@]} -gt 0 ]] || args=(--codecs pretty,compact --min-time 0.005)
 for x in "$a" "$b"; do
@@ -23,12 +27,14 @@ done
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for ((r = 0; r < rounds; r++)); do
-	for x in "$a" "$b"; do
+	for side in A B; do
+		x=$a
+		[[ $side == B ]] && x=$b
 		"$x/tools/megaco-bench" --clock cpu --format csv "${args[@]}" 2>/dev/null |
-			sed "s|^|$x,|" >>"$out"
+			sed "s|^|$side,|" >>"$out"
 	done
 done
-# megaco-bench's CSV (after the build prefixed here): impl,codec,config,status,
+# megaco-bench's CSV (after the A or B prefixed here): impl,codec,config,status,
 # messages,size_bytes,encode_us,decode_us,...; only rows that are ok count.
 awk -F, -v a="$a" -v b="$b" '
 	$2 != "libmegaco" || $5 != "ok" { next }
@@ -43,7 +49,7 @@ awk -F, -v a="$a" -v b="$b" '
 		printf "%-26s %-6s %12s %12s %12s %12s\n", "row", "build", "dec best", "dec mean", "enc best", "enc mean"
 		for (i = 1; i <= n; i++)
 			for (j = 0; j < 2; j++) {
-				x = j ? b : a; k = x SUBSEP order[i]
+				k = (j ? "B" : "A") SUBSEP order[i]
 				if (!(k in cnt)) continue
 				if (k in emin)
 					printf "%-26s %-6s %12.3f %12.3f %12.3f %12.3f\n", order[i], (j ? "B" : "A"),
