@@ -36,10 +36,12 @@ if [[ "${MEGACO_SKIP_ASAN:-0}" != 1 ]]; then
 
 	# No corpus message needs more than the parser's 200 stack entries, so
 	# the growth code of grammar/lean-lalr.m4 only runs here: the text tests
-	# again with stacks that start at 4 entries, under ASan.
-	echo "== text tests under ASan + UBSan, parser stacks starting at 4 =="
+	# again with stacks that start at 4 entries, under ASan. The scanner
+	# hands over one token per batch here, so every token (the error token,
+	# the end) also meets a batch's edge.
+	echo "== text tests under ASan + UBSan, parser stacks starting at 4, 1-token batches =="
 	cmake -S . -B build-asan-stack -DMEGACO_WERROR=ON -DMEGACO_SANITIZE=ON \
-		-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-DYYINITDEPTH=4 >/dev/null
+		-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS=-DYYINITDEPTH=4 -DTEXT_SCAN_BATCH=1" >/dev/null
 	cmake --build build-asan-stack -j"$jobs" --target test_text_decode test_transcode test_alloc_count test_api
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --test-dir build-asan-stack --output-on-failure -j"$jobs" \
