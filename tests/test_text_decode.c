@@ -756,7 +756,6 @@ static void test_every_prefix(void **state)
 				unsigned char *p = cut ? malloc(cut) : NULL;
 				if (cut)
 					memcpy(p, b, cut);
-				unsigned line = 1, col = 1; /* where each offset is, counting LF */
 				for (int sc = 0; sc < 2; sc++) {
 					megaco_message *keep = (megaco_message *)&len, *m = keep;
 					megaco_error err;
@@ -779,8 +778,7 @@ static void test_every_prefix(void **state)
 						}
 						continue;
 					}
-					line = 1;
-					col = 1;
+					unsigned line = 1, col = 1; /* where err.offset is, counting LF */
 					for (size_t k = 0; k < err.offset && k < cut; k++, col++)
 						if (p[k] == '\n') {
 							line++;
