@@ -34,6 +34,18 @@ m4_define([b4_lean_parser_file_name], m4_defn([b4_parser_file_name]))
 m4_define([b4_parser_file_name], [[/dev/null]])
 m4_include(b4_skeletonsdir/[yacc.c])
 
+# Each action's case ends by setting the rule's length and left-hand side as
+# constants (from the r2 and r1 tables, which are indexed by the same number
+# as the case), so that the goto after it does not wait for two table loads
+# that depend on the rule number just loaded.
+m4_define([b4_case],
+[  case $1:m4_ifval([$3], [ b4_comment([$3])])
+$2
+b4_syncline([@oline@], [@ofile@])dnl
+    yylen = m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r2));
+    yylhs = m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r1)) - YYNTOKENS;
+    break;])
+
 b4_locations_if([b4_complain([lean-lalr.m4: %locations is not supported])])
 b4_push_if([b4_complain([lean-lalr.m4: push parsers are not supported])])
 
@@ -223,6 +235,7 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
   int yystate = 0;
   int yyn;
   int yylen;
+  int yylhs;
   int yyresult;
   int yytoken = YYSYMBOL_YYEMPTY; /* the lookahead's symbol (raw token kinds) */
   /* Room for one push, growing the stacks (in yyst) if they are full. */
@@ -283,13 +296,14 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
       if (yyn == 0)
         goto yyerrlab;
     yyreduce:
-      yylen = *(yyr2 + yyn);
       switch (yyn)
         {
 ]b4_user_actions[
         default:
           /* No action: $$ is $1, which is already in the slot $$ takes
              (for an empty rule, $$ is the garbage of a fresh slot). */
+          yylen = *(yyr2 + yyn);
+          yylhs = *(yyr1 + yyn) - YYNTOKENS;
           yyvsp += 1 - yylen;
           goto yygoto;
         }
@@ -298,7 +312,6 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
     yygoto:
       yyssp -= yylen;
       {
-        const int yylhs = *(yyr1 + yyn) - YYNTOKENS;
         const int yyi = *(yypgoto + yylhs) + *yyssp;
         yystate = (0 <= yyi && yyi <= YYLAST && *(yycheck + yyi) == *yyssp
                    ? *(yytable + yyi)
