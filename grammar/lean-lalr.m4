@@ -43,8 +43,18 @@ m4_define([b4_case],
 $2
 b4_syncline([@oline@], [@ofile@])dnl
     yylen = m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r2));
-    yylhs = m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r1)) - YYNTOKENS;
-    break;])
+b4_lean_goto(m4_eval(m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r1)) - b4_tokens_number))])
+
+# b4_lean_goto(LHS): the end of an action's case. A left-hand side whose
+# goto row is empty (yypgoto holds the "no entries" value) goes to its
+# default state whatever state lies below, so the case sets that state as a
+# constant and skips the goto's stack read and table loads.
+m4_define([b4_lean_goto],
+[m4_if(m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_pgoto)), b4_pact_ninf,
+[    yystate = m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_defgoto));
+    goto yyreduced_to;],
+[    yylhs = $1;
+    break;])])
 
 b4_locations_if([b4_complain([lean-lalr.m4: %locations is not supported])])
 b4_push_if([b4_complain([lean-lalr.m4: push parsers are not supported])])
@@ -317,6 +327,12 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
                    ? *(yytable + yyi)
                    : *(yydefgoto + yylhs));
       }
+      goto yypush;
+    yyreduced_to: /* from an action that has set the state to go to */
+      yyvsp -= yylen;
+      *++yyvsp = yyval;
+      yyssp -= yylen;
+    yypush:
       YYSTACKS_ROOM ();
       *++yyssp = YY_CAST (yy_state_t, yystate);
     }
