@@ -1,6 +1,7 @@
 # ctest bench_quick (cmake -P): megaco-bench runs over the corpus with a tiny
 # --min-time, exits 0, and its JSON parses with every row ok (a scanner-only
-# row with its decode / scanner-only ratio).
+# row with its decode / scanner-only ratio, a non-reentrant row with its
+# reentrant / non-reentrant one).
 # Correctness only: no assertion on any time. Also runs the threaded,
 # repeated path on a few messages and writes the SVG chart.
 #   -DBENCH=<megaco-bench> -DCORPUS=<corpus dir> -DWORK=<scratch dir>
@@ -27,6 +28,11 @@ function(check_json json what)
         string(JSON per_scan GET "${json}" rows ${i} decode_per_scan)
         if(NOT per_scan MATCHES "^[0-9]+\\.[0-9]+$" OR per_scan LESS_EQUAL 0)
           message(FATAL_ERROR "${what}: ${codec} scanner-only has decode_per_scan '${per_scan}'")
+        endif()
+      elseif(config STREQUAL "non-reentrant")
+        string(JSON re_nr GET "${json}" rows ${i} reentrant_per_non_reentrant)
+        if(NOT re_nr MATCHES "^[0-9]+\\.[0-9]+$" OR re_nr LESS_EQUAL 0)
+          message(FATAL_ERROR "${what}: ${codec} non-reentrant has reentrant_per_non_reentrant '${re_nr}'")
         endif()
       endif()
     elseif(NOT status STREQUAL "unavailable")

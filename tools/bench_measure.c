@@ -114,51 +114,67 @@ static row_status failure(char *why, size_t cap, const char *name, const char *w
 }
 
 /*
- * Scanner-only: the scan and the full decode of the message in turn, in
- * PAIR_SLICES slices of min_ns / PAIR_SLICES each, so that both see the
- * same state of a shared host. Each gets min_ns in all, as any operation.
+ * Two operations on the same message in turn, in PAIR_SLICES slices of
+ * min_ns / PAIR_SLICES each, so that both see the same state of a shared
+ * host: the scanner-only rows (the scan and the full decode) and the
+ * non-reentrant rows (their decode and the reentrant one). Each gets min_ns
+ * in all, as any operation. *a_ns and *b_ns: the mean time of a call.
  */
 #define PAIR_SLICES 8
 
-static row_status measure_scan_pair(op_ctx *c, const char *name, uint64_t min_ns,
-                                    double *scan_ns, double *dec_ns, char *why, size_t whycap)
+typedef struct pair_side {
+	op_fn op;
+	op_ctx *c;
+	const char *what; /* for a failure's message */
+} pair_side;
+
+static row_status measure_pair(pair_side a, pair_side b, const char *name, uint64_t min_ns,
+                               double *a_ns, double *b_ns, char *why, size_t whycap)
 {
 	uint64_t slice = min_ns / PAIR_SLICES + 1;
-	double s_sum = 0, d_sum = 0;
+	double a_sum = 0, b_sum = 0;
 	int rc;
-	if ((rc = op_scan(c)) != 0 || (rc = timed_loop(op_scan, c, min_ns / 10, NULL)) != 0)
-		return failure(why, whycap, name, "scan", rc, c);
-	if ((rc = op_decode(c)) != 0 || (rc = timed_loop(op_decode, c, min_ns / 10, NULL)) != 0)
-		return failure(why, whycap, name, "decode", rc, c);
+	if ((rc = a.op(a.c)) != 0 || (rc = timed_loop(a.op, a.c, min_ns / 10, NULL)) != 0)
+		return failure(why, whycap, name, a.what, rc, a.c);
+	if ((rc = b.op(b.c)) != 0 || (rc = timed_loop(b.op, b.c, min_ns / 10, NULL)) != 0)
+		return failure(why, whycap, name, b.what, rc, b.c);
 	for (int i = 0; i < PAIR_SLICES; i++) {
-		double s, d;
-		if ((rc = timed_loop(op_scan, c, slice, &s)) != 0)
-			return failure(why, whycap, name, "scan", rc, c);
-		if ((rc = timed_loop(op_decode, c, slice, &d)) != 0)
-			return failure(why, whycap, name, "decode", rc, c);
-		s_sum += s;
-		d_sum += d;
+		double ta, tb;
+		if ((rc = timed_loop(a.op, a.c, slice, &ta)) != 0)
+			return failure(why, whycap, name, a.what, rc, a.c);
+		if ((rc = timed_loop(b.op, b.c, slice, &tb)) != 0)
+			return failure(why, whycap, name, b.what, rc, b.c);
+		a_sum += ta;
+		b_sum += tb;
 	}
-	*scan_ns = s_sum / PAIR_SLICES;
-	*dec_ns = d_sum / PAIR_SLICES;
+	*a_ns = a_sum / PAIR_SLICES;
+	*b_ns = b_sum / PAIR_SLICES;
 	return ROW_OK;
 }
 
+/* What one message gives a row. */
+typedef struct msg_result {
+	double size, enc, dec;
+	double paired;     /* scanner-only: the full decode timed in turn with the scan */
+	double pair_nr;    /* non-reentrant: this row's decode, timed in turn with ... */
+	double pair_re;    /* ... the reentrant scanner's decode */
+} msg_result;
+
 /*
  * One message: size, mean encode and decode time (scanner-only rows: the
- * scan's time as decode, and the full decode's in *paired_ns).
+ * scan's time as decode and the full decode's as paired; non-reentrant rows
+ * also the paired decodes with either scanner).
  */
-static row_status measure_message(op_ctx *c, const char *name, uint64_t min_ns, double *size,
-                                  double *enc_ns, double *dec_ns, double *paired_ns, char *why,
-                                  size_t whycap)
+static row_status measure_message(op_ctx *c, const char *name, uint64_t min_ns, msg_result *r,
+                                  char *why, size_t whycap)
 {
 	uint64_t warm_ns = min_ns / 10;
 	int rc;
-	*paired_ns = 0;
+	memset(r, 0, sizeof *r);
 	if (c->cfg->scan_only) {
-		*size = (double)c->in_len;
-		*enc_ns = 0;
-		return measure_scan_pair(c, name, min_ns, dec_ns, paired_ns, why, whycap);
+		r->size = (double)c->in_len;
+		return measure_pair((pair_side){op_scan, c, "scan"}, (pair_side){op_decode, c, "decode"},
+		                    name, min_ns, &r->dec, &r->paired, why, whycap);
 	}
 	c->model = NULL;
 	rc = megaco_decode(c->cfg->enc, c->in, c->in_len, c->opts, &c->model, &c->err);
@@ -180,13 +196,22 @@ static row_status measure_message(op_ctx *c, const char *name, uint64_t min_ns, 
 	if (rc != MEGACO_OK) {
 		st = failure(why, whycap, name, "encode", rc, c);
 	} else if ((rc = timed_loop(op_decode, c, warm_ns, NULL)) != 0 ||
-	           (rc = timed_loop(op_decode, c, min_ns, dec_ns)) != 0) {
+	           (rc = timed_loop(op_decode, c, min_ns, &r->dec)) != 0) {
 		st = failure(why, whycap, name, "decode", rc, c);
 	} else if ((rc = timed_loop(op_encode, c, warm_ns, NULL)) != 0 ||
-	           (rc = timed_loop(op_encode, c, min_ns, enc_ns)) != 0) {
+	           (rc = timed_loop(op_encode, c, min_ns, &r->enc)) != 0) {
 		st = failure(why, whycap, name, "encode", rc, c);
+	} else if (c->opts->scanner == MEGACO_SCANNER_NON_REENTRANT &&
+	           (c->cfg->enc == MEGACO_ENC_PRETTY || c->cfg->enc == MEGACO_ENC_COMPACT)) {
+		megaco_options re = *c->opts;
+		re.scanner = MEGACO_SCANNER_REENTRANT;
+		op_ctx rc_ctx = *c;
+		rc_ctx.opts = &re;
+		st = measure_pair((pair_side){op_decode, c, "decode"},
+		                  (pair_side){op_decode, &rc_ctx, "reentrant decode"}, name, min_ns,
+		                  &r->pair_nr, &r->pair_re, why, whycap);
 	}
-	*size = (double)n;
+	r->size = (double)n;
 	megaco_message_free(c->model);
 	c->model = NULL;
 	return st;
@@ -202,7 +227,7 @@ typedef struct worker {
 	row_status status;
 	char error[320];
 	size_t messages;
-	double size_sum, enc_sum, dec_sum, paired_sum;
+	double size_sum, enc_sum, dec_sum, paired_sum, pair_nr_sum, pair_re_sum;
 } worker;
 
 static void progress(const worker *w, size_t i, size_t n, const char *name)
@@ -253,16 +278,17 @@ static void *worker_run(void *arg)
 		progress(w, ++done, total, cp->msgs[i].name);
 		c.in = copies[i];
 		c.in_len = cp->msgs[i].len[k];
-		double size = 0, enc = 0, dec = 0, paired = 0;
-		w->status = measure_message(&c, cp->msgs[i].name, min_ns, &size, &enc, &dec, &paired,
-		                            w->error, sizeof w->error);
+		msg_result m;
+		w->status = measure_message(&c, cp->msgs[i].name, min_ns, &m, w->error, sizeof w->error);
 		if (w->status != ROW_OK)
 			break;
 		w->messages++;
-		w->size_sum += size;
-		w->enc_sum += enc;
-		w->dec_sum += dec;
-		w->paired_sum += paired;
+		w->size_sum += m.size;
+		w->enc_sum += m.enc;
+		w->dec_sum += m.dec;
+		w->paired_sum += m.paired;
+		w->pair_nr_sum += m.pair_nr;
+		w->pair_re_sum += m.pair_re;
 	}
 	if (w->show_progress)
 		fprintf(stderr, "\r\033[K");
@@ -279,6 +305,7 @@ typedef struct run_result {
 	size_t messages;
 	double size, enc, dec, total, mps; /* mps: aggregate over threads */
 	double paired;                     /* scanner-only rows: the paired decode */
+	double pair_nr, pair_re;           /* non-reentrant rows: the paired decodes */
 } run_result;
 
 static void worker_result(const worker *w, run_result *r)
@@ -291,6 +318,8 @@ static void worker_result(const worker *w, run_result *r)
 		r->enc = w->enc_sum / (double)w->messages;
 		r->dec = w->dec_sum / (double)w->messages;
 		r->paired = w->paired_sum / (double)w->messages;
+		r->pair_nr = w->pair_nr_sum / (double)w->messages;
+		r->pair_re = w->pair_re_sum / (double)w->messages;
 		r->total = r->enc + r->dec;
 		r->mps = r->total > 0 ? 1e9 / r->total : 0;
 	}
@@ -346,6 +375,8 @@ static void run_once(const bench_config *cfg, const bench_corpus *cp, const benc
 		out->enc += r.enc / n;
 		out->dec += r.dec / n;
 		out->paired += r.paired / n;
+		out->pair_nr += r.pair_nr / n;
+		out->pair_re += r.pair_re / n;
 		out->mps += r.mps;
 	}
 	out->total = out->enc + out->dec;
@@ -370,7 +401,7 @@ static void run_repeated(const bench_config *cfg, const bench_corpus *cp, const 
                          unsigned n, run_result *out)
 {
 	unsigned reps = p->repeat ? p->repeat : 1;
-	double *col = calloc((size_t)reps * 5, sizeof *col);
+	double *col = calloc((size_t)reps * 7, sizeof *col);
 	unsigned done = 0;
 	if (!col) {
 		memset(out, 0, sizeof *out);
@@ -387,6 +418,8 @@ static void run_repeated(const bench_config *cfg, const bench_corpus *cp, const 
 		col[2 * reps + done] = out->mps;
 		col[3 * reps + done] = out->size;
 		col[4 * reps + done] = out->paired;
+		col[5 * reps + done] = out->pair_nr;
+		col[6 * reps + done] = out->pair_re;
 	}
 	if (out->status == ROW_OK) {
 		out->enc = bench_median(col, reps);
@@ -394,6 +427,8 @@ static void run_repeated(const bench_config *cfg, const bench_corpus *cp, const 
 		out->mps = bench_median(col + 2 * reps, reps);
 		out->size = bench_median(col + 3 * reps, reps);
 		out->paired = bench_median(col + 4 * reps, reps);
+		out->pair_nr = bench_median(col + 5 * reps, reps);
+		out->pair_re = bench_median(col + 6 * reps, reps);
 		out->total = out->enc + out->dec;
 	}
 	free(col);
@@ -420,6 +455,8 @@ void bench_measure_row(const bench_config *cfg, const bench_corpus *cp, const be
 	row->decode_ns = r.dec;
 	row->total_ns = r.total;
 	row->paired_decode_ns = r.paired;
+	row->paired_nr_ns = r.pair_nr;
+	row->paired_re_ns = r.pair_re;
 	/* from the medians, so msgs/s and total always agree */
 	row->msgs_per_s = r.total > 0 ? 1e9 / r.total : 0;
 	if (p->threads > 1) {

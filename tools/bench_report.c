@@ -44,6 +44,23 @@ static double decode_per_scan(const bench_row *r)
 	return !isnan(paired_us(r)) && r->decode_ns > 0 ? r->paired_decode_ns / r->decode_ns : NAN;
 }
 
+/* A non-reentrant row's paired decodes, and reentrant / non-reentrant; NAN where there are none. */
+static double paired_nr_us(const bench_row *r)
+{
+	return r->status == ROW_OK && r->paired_nr_ns > 0 && r->paired_re_ns > 0
+	           ? r->paired_nr_ns / 1e3 : NAN;
+}
+
+static double paired_re_us(const bench_row *r)
+{
+	return !isnan(paired_nr_us(r)) ? r->paired_re_ns / 1e3 : NAN;
+}
+
+static double re_per_nr(const bench_row *r)
+{
+	return !isnan(paired_nr_us(r)) ? r->paired_re_ns / r->paired_nr_ns : NAN;
+}
+
 static double ratio(double num, double den)
 {
 	return den > 0 && num > 0 ? num / den : NAN;
@@ -224,6 +241,9 @@ static void emit_row(emitter *e, const bench_row *r)
 	kv_num(e, "speedup", ok && r->threads > 1 ? r->speedup : NAN, 2);
 	kv_num(e, "paired_decode_us", paired_us(r), 3);
 	kv_num(e, "decode_per_scan", decode_per_scan(r), 3);
+	kv_num(e, "paired_non_reentrant_us", paired_nr_us(r), 3);
+	kv_num(e, "paired_reentrant_us", paired_re_us(r), 3);
+	kv_num(e, "reentrant_per_non_reentrant", re_per_nr(r), 3);
 	close_item(e);
 }
 
@@ -327,6 +347,9 @@ static void csv_row(FILE *f, const bench_row *r)
 	csv_num(f, ok && r->threads > 1 ? r->speedup : NAN, 2);
 	csv_num(f, paired_us(r), 3);
 	csv_num(f, decode_per_scan(r), 3);
+	csv_num(f, paired_nr_us(r), 3);
+	csv_num(f, paired_re_us(r), 3);
+	csv_num(f, re_per_nr(r), 3);
 	fputc(',', f);
 	csv_field(f, r->error);
 	fputc('\n', f);
@@ -335,7 +358,8 @@ static void csv_row(FILE *f, const bench_row *r)
 static void write_csv(FILE *f, const bench_report *r)
 {
 	fputs("impl,codec,config,status,messages,size_bytes,encode_us,decode_us,total_us,"
-	      "msgs_per_s,threads,mt_msgs_per_s,speedup,paired_decode_us,decode_per_scan,error\n",
+	      "msgs_per_s,threads,mt_msgs_per_s,speedup,paired_decode_us,decode_per_scan,"
+	      "paired_non_reentrant_us,paired_reentrant_us,reentrant_per_non_reentrant,error\n",
 	      f);
 	for (size_t i = 0; i < r->nrows; i++)
 		csv_row(f, &r->rows[i]);
@@ -358,7 +382,7 @@ static void write_csv(FILE *f, const bench_report *r)
 		csv_num(f, q[i].decode, 3);
 		csv_num(f, q[i].total, 3);
 		csv_num(f, q[i].msgs_per_s, 3);
-		fputs(",,,,,,\n", f);
+		fputs(",,,,,,,,,\n", f);
 	}
 }
 
@@ -398,6 +422,9 @@ static void table_row(FILE *f, const bench_row *r, int with_impl, unsigned threa
 	if (!isnan(decode_per_scan(r)))
 		fprintf(f, "%-*s decode / scanner-only %.2f (full decode %.3f us, timed in turn with "
 		           "the scan)\n", with_impl ? 36 : 26, "", decode_per_scan(r), paired_us(r));
+	if (!isnan(re_per_nr(r)))
+		fprintf(f, "%-*s reentrant / non-reentrant decode %.3f (%.3f / %.3f us, timed in turn)\n",
+		        with_impl ? 36 : 26, "", re_per_nr(r), paired_re_us(r), paired_nr_us(r));
 }
 
 static void table_header(FILE *f, int with_impl, unsigned threads)

@@ -34,7 +34,8 @@ static void row_median(const bench_row *runs, unsigned n, double *scratch, bench
 	static const size_t cols[] = {
 		offsetof(bench_row, size), offsetof(bench_row, encode_ns),
 		offsetof(bench_row, decode_ns), offsetof(bench_row, mt_msgs_per_s),
-		offsetof(bench_row, paired_decode_ns),
+		offsetof(bench_row, paired_decode_ns), offsetof(bench_row, paired_nr_ns),
+		offsetof(bench_row, paired_re_ns),
 	};
 	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
 		for (unsigned i = 0; i < n; i++)

@@ -93,6 +93,13 @@ typedef struct bench_row {
 	 * is a ratio of two times taken milliseconds apart. 0 elsewhere.
 	 */
 	double paired_decode_ns;
+	/*
+	 * Non-reentrant rows: this row's decode and the same decode with the
+	 * reentrant scanner, timed in turn on every message as above, for the
+	 * reentrant / non-reentrant ratio. 0 elsewhere.
+	 */
+	double paired_nr_ns;
+	double paired_re_ns;
 	double msgs_per_s; /* 1e9 / total_ns */
 	unsigned threads;  /* > 1: the threaded run below was made */
 	double mt_msgs_per_s; /* aggregate over all threads */
