@@ -1208,7 +1208,8 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 	if (!l && !(l = tb_list_new(px, NULL)))
 		return NULL;
 	TopologyRequest_t *tr = l->list.count ? l->list.array[l->list.count - 1] : NULL;
-	static const char *const shape = "termination A, termination B, direction [, Stream]";
+	static const char *const shape =
+		"termination A, termination B, direction [, Stream] [, OnewayExternal/OnewayBoth]";
 	switch (it->kind) {
 	case TI_TOPO_TID: {
 		/* The terminations are built in place (the request is zeroed). */
@@ -1230,9 +1231,14 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 		return l;
 	}
 	case TI_TOPO_DIR: {
-		/* A direction, then optionally an extension (Oneway, OnewayBoth). */
+		/*
+		 * A direction, then optionally an extension (OnewayExternal,
+		 * OnewayBoth), which may also come after the Stream: Erlang megaco
+		 * writes "Oneway, Stream = 4, OnewayExternal" for a request with
+		 * both, and so do we (src/text_encode.c).
+		 */
 		int ext = it->n == TEXT_KW_ONEWAY_EXTERNAL || it->n == TEXT_KW_ONEWAY_BOTH;
-		if (l->aux || !tr || tr->streamID || (!ext && tr->topologyDirection != -1) ||
+		if (l->aux || !tr || (!ext && (tr->streamID || tr->topologyDirection != -1)) ||
 		    (ext && tr->topologyDirectionExtension))
 			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected %s", shape), NULL;
 		if (!ext) {
