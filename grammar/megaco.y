@@ -1466,6 +1466,8 @@ stat_param
 	| SAFE EQUAL QSTRING        { $$ = tb_stat(px, &$1, tb_prop_value(px, 0, &$3)); NN($$); }
 	| SAFE EQUAL kw_word        { $$ = tb_stat(px, &$1, tb_prop_value(px, 0, &$3)); NN($$); }
 	| SAFE LSBRKT value_list RSBRKT { $$ = tb_stat(px, &$1, $3); NN($$); }
+	/* not in the ABNF: Erlang megaco's parser takes (only) this form of a list */
+	| SAFE EQUAL LSBRKT value_list RSBRKT { $$ = tb_stat(px, &$1, $4); NN($$); }
 	;
 
 packages_descriptor

@@ -9,7 +9,10 @@
  * compact is that layout without optional blanks, with the short keywords. A
  * level argument `l` is the indentation of the construct being written; its
  * contents go at l + 1. Where Erlang's output would not re-parse under the ABNF
- * (a stream in a topology triple, a digit map value in an event) the ABNF wins.
+ * (a stream in a topology triple, a digit map value in an event) the ABNF wins;
+ * so it does for a statistic's value list, "name [a, b]", which Erlang's
+ * encoder cannot write and its parser reads only as "name = [a, b]" (our
+ * decoder takes both).
  *
  * Every element newer than the message's version is refused with
  * MEGACO_ERR_VERSION_MISMATCH rather than emitted; the v1/v2/v3 boundaries are
@@ -1514,10 +1517,12 @@ static void statistics(enc *e, const StatisticsDescriptor_t *d, unsigned l)
 		name(e, &p->statName, "statistic name");
 		if (!p->statValue || !p->statValue->list.count)
 			continue;
-		eq(e);
 		if (p->statValue->list.count == 1) {
+			eq(e);
 			value(e, p->statValue->list.array[0]);
 		} else {
+			/* statisticsParameter = pkgdName [EQUAL VALUE / (LSBRKT VALUE *(COMMA VALUE) RSBRKT)]:
+			 * a list has no "=", unlike a property's (parmValue) */
 			inline_tok(e, '[');
 			for (int k = 0; k < p->statValue->list.count; k++) {
 				if (k)

@@ -416,6 +416,37 @@ static void test_edge_cases(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/*
+ * A statistics parameter's value list: the ABNF's "name [a, b]" (what we
+ * write) and Erlang megaco's "name = [a, b]" (the only list form its parser
+ * takes) decode to the same model, which encodes back in the ABNF's form.
+ */
+static void test_statistics_lists(void **state)
+{
+	(void)state;
+	static const char *const in[] = {
+		REQ("Modify = t1 { Media { Stream = 1 { Statistics { a/b [ 1, 2 ], a/c [3,4], a/d = 5 } } } }"),
+		REQ("Modify = t1 { Media { Stream = 1 { Statistics { a/b = [ 1, 2 ], a/c=[3,4], a/d = 5 } } } }"),
+	};
+	static const char want[] = "!/3 [1.2.3.4]:2944\nT=1{C=1{MF=t1{M{ST=1{SA{a/b[1,2],a/c[3,4],a/d=5}}}}}}";
+	for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
+		for (int sc = 0; sc < 2; sc++) {
+			megaco_message *m = NULL;
+			megaco_error err;
+			int rc = decode(MEGACO_ENC_PRETTY, in[i], strlen(in[i]), (megaco_scanner)sc, &m, &err);
+			if (rc != MEGACO_OK)
+				fail_msg("statistics form %zu: %s", i, err.message);
+			char out[256];
+			size_t n = 0;
+			assert_int_equal(megaco_encode(m, MEGACO_ENC_COMPACT, NULL, out, sizeof out, &n, &err),
+			                 MEGACO_OK);
+			megaco_message_free(m);
+			assert_int_equal(n, strlen(want));
+			assert_memory_equal(out, want, n);
+		}
+	}
+}
+
 /* Counts an allocator's frees: a decode whose first pass failed frees that pass's message. */
 static void *one_pass_alloc(void *ud, size_t n)
 {
@@ -907,6 +938,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_corpus_both_scanners_pretty_compact_ber),
 		cmocka_unit_test(test_rfc3525_examples),
 		cmocka_unit_test(test_edge_cases),
+		cmocka_unit_test(test_statistics_lists),
 		cmocka_unit_test(test_joins_take_one_pass),
 		cmocka_unit_test(test_invalid_inputs),
 		cmocka_unit_test(test_word_bytes),

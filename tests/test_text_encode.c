@@ -809,9 +809,9 @@ static const enc_case cases[] = {
 	     "\t\t\t\t\tKeepActive,\n\t\t\t\t\tSPADirection = Both,\n\t\t\t\t\tSPARequestID = 77,\n"
 	     "\t\t\t\t\tIntersignal = 5\n\t\t\t\t}\n\t\t\t},\n\t\t\tDigitMap =  {\n"
 	     "\t\t\t\tL:9,\n\t\t\t\tZ:2,\n\t\t\t\t(0|1x)\n\t\t\t},\n\t\t\tStatistics {\n"
-	     "\t\t\t\trtp/ps =  [ 12, 13 ] \n\t\t\t}\n\t\t}\n\t}\n}",
+	     "\t\t\t\trtp/ps [ 12, 13 ] \n\t\t\t}\n\t\t}\n\t}\n}",
 	  C3 "T=6{C=3{MF=t/2{SG{SL=7{an/apf{an=welcome}},cg/rt{ST=1,SY=TO,DR=300,NC={TO,IBS,IR},"
-	     "KA,SPADI=B,SPARQ=77,SPAIS=5}},DM={L:9,Z:2,(0|1x)},SA{rtp/ps=[12,13]}}}}" },
+	     "KA,SPADI=B,SPARQ=77,SPAIS=5}},DM={L:9,Z:2,(0|1x)},SA{rtp/ps[12,13]}}}}" },
 	{ "subtract, audit, move, notify", b_commands, MEGACO_OK,
 	  H3 "Transaction = 7 {\n\tContext = - {\n\t\tO-W-Subtract = t/* {\n\t\t\tAudit {\n"
 	     "\t\t\t\tModem,\n\t\t\t\tStatistics,\n\t\t\t\tObservedEvents\n\t\t\t}\n\t\t},\n"
@@ -943,6 +943,18 @@ static void test_cases(void **state)
 			char what[160];
 			snprintf(what, sizeof what, "%s as %s", k->name, megaco_encoding_name(enc));
 			assert_bytes_equal(what, buf, len, (const unsigned char *)want, strlen(want));
+			/* What we write, our decoder reads back to a model that encodes the same. */
+			megaco_message *back = NULL;
+			rc = megaco_decode(enc, buf, len, NULL, &back, &err);
+			if (rc != MEGACO_OK)
+				fail_msg("%s: our output does not decode: %s (%u:%u)", what, err.message,
+				         err.line, err.column);
+			unsigned char again[4096];
+			size_t again_len = 0;
+			rc = megaco_encode(back, enc, NULL, again, sizeof again, &again_len, &err);
+			megaco_message_free(back);
+			assert_int_equal(rc, MEGACO_OK);
+			assert_bytes_equal(what, again, again_len, buf, len);
 		}
 		megaco_message_free(M);
 		M = NULL;
