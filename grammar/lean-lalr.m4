@@ -37,7 +37,8 @@ m4_include(b4_skeletonsdir/[yacc.c])
 # Each action's case ends by setting the rule's length and left-hand side as
 # constants (from the r2 and r1 tables, which are indexed by the same number
 # as the case), so that the goto after it does not wait for two table loads
-# that depend on the rule number just loaded.
+# that depend on the rule number just loaded. This is bison 3.8's b4_case
+# (c.m4: LABEL, STATEMENTS, COMMENTS) with those lines added.
 m4_define([b4_case],
 [  case $1:m4_ifval([$3], [ b4_comment([$3])])
 $2
@@ -46,9 +47,11 @@ b4_syncline([@oline@], [@ofile@])dnl
 b4_lean_goto(m4_eval(m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r1)) - b4_tokens_number))])
 
 # b4_lean_goto(LHS): the end of an action's case. A left-hand side whose
-# goto row is empty (yypgoto holds the "no entries" value) goes to its
-# default state whatever state lies below, so the case sets that state as a
-# constant and skips the goto's stack read and table loads.
+# goto row is empty goes to its default state whatever state lies below, so
+# the case sets that state as a constant and skips the goto's stack read and
+# table loads. bison marks an empty row in yypgoto with the same "no
+# entries" value as in yypact, one it picks below every real row base, so
+# the test cannot mistake a real row for an empty one.
 m4_define([b4_lean_goto],
 [m4_if(m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_pgoto)), b4_pact_ninf,
 [    yystate = m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_defgoto));
