@@ -6,6 +6,7 @@
  * Every call is checked, so a codec that breaks under repetition fails its row.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,13 +153,24 @@ static row_status measure_pair(pair_side a, pair_side b, const char *name, uint6
 	return ROW_OK;
 }
 
-/* What one message gives a row. */
+/* What one message gives a row; also their sums and means over messages. */
 typedef struct msg_result {
 	double size, enc, dec;
 	double paired;     /* scanner-only: the full decode timed in turn with the scan */
 	double pair_nr;    /* non-reentrant: this row's decode, timed in turn with ... */
 	double pair_re;    /* ... the reentrant scanner's decode */
 } msg_result;
+
+/* *sum += *m / div, field by field (div 1: a sum; the count: a mean). */
+static void msg_result_add(msg_result *sum, const msg_result *m, double div)
+{
+	sum->size += m->size / div;
+	sum->enc += m->enc / div;
+	sum->dec += m->dec / div;
+	sum->paired += m->paired / div;
+	sum->pair_nr += m->pair_nr / div;
+	sum->pair_re += m->pair_re / div;
+}
 
 /*
  * One message: size, mean encode and decode time (scanner-only rows: the
@@ -227,7 +239,7 @@ typedef struct worker {
 	row_status status;
 	char error[320];
 	size_t messages;
-	double size_sum, enc_sum, dec_sum, paired_sum, pair_nr_sum, pair_re_sum;
+	msg_result sum; /* over the messages measured */
 } worker;
 
 static void progress(const worker *w, size_t i, size_t n, const char *name)
@@ -285,12 +297,7 @@ static void *worker_run(void *arg)
 		if (w->status != ROW_OK)
 			break;
 		w->messages++;
-		w->size_sum += m.size;
-		w->enc_sum += m.enc;
-		w->dec_sum += m.dec;
-		w->paired_sum += m.paired;
-		w->pair_nr_sum += m.pair_nr;
-		w->pair_re_sum += m.pair_re;
+		msg_result_add(&w->sum, &m, 1);
 	}
 	if (w->show_progress)
 		fprintf(stderr, "\r\033[K");
@@ -305,24 +312,19 @@ typedef struct run_result {
 	row_status status;
 	char error[320];
 	size_t messages;
-	double size, enc, dec, total, mps; /* mps: aggregate over threads */
-	double paired;                     /* scanner-only rows: the paired decode */
-	double pair_nr, pair_re;           /* non-reentrant rows: the paired decodes */
+	msg_result m; /* means over the messages (several threads: of the threads' means) */
+	double total, mps; /* mps: aggregate over threads */
 } run_result;
 
 static void worker_result(const worker *w, run_result *r)
 {
+	memset(r, 0, sizeof *r);
 	r->status = w->status;
 	snprintf(r->error, sizeof r->error, "%s", w->error);
 	r->messages = w->messages;
 	if (w->messages) {
-		r->size = w->size_sum / (double)w->messages;
-		r->enc = w->enc_sum / (double)w->messages;
-		r->dec = w->dec_sum / (double)w->messages;
-		r->paired = w->paired_sum / (double)w->messages;
-		r->pair_nr = w->pair_nr_sum / (double)w->messages;
-		r->pair_re = w->pair_re_sum / (double)w->messages;
-		r->total = r->enc + r->dec;
+		msg_result_add(&r->m, &w->sum, (double)w->messages);
+		r->total = r->m.enc + r->m.dec;
 		r->mps = r->total > 0 ? 1e9 / r->total : 0;
 	}
 }
@@ -373,15 +375,11 @@ static void run_once(const bench_config *cfg, const bench_corpus *cp, const benc
 			snprintf(out->error, sizeof out->error, "thread %u: %.280s", i, r.error);
 		}
 		out->messages = r.messages;
-		out->size = r.size;
-		out->enc += r.enc / n;
-		out->dec += r.dec / n;
-		out->paired += r.paired / n;
-		out->pair_nr += r.pair_nr / n;
-		out->pair_re += r.pair_re / n;
+		msg_result_add(&out->m, &r.m, n);
+		out->m.size = r.m.size; /* every thread encodes the same messages */
 		out->mps += r.mps;
 	}
-	out->total = out->enc + out->dec;
+	out->total = out->m.enc + out->m.dec;
 	free(ws);
 	free(ts);
 }
@@ -402,8 +400,14 @@ double bench_median(double *v, unsigned n)
 static void run_repeated(const bench_config *cfg, const bench_corpus *cp, const bench_params *p,
                          unsigned n, run_result *out)
 {
+	static const size_t cols[] = {
+		offsetof(run_result, m.size), offsetof(run_result, m.enc), offsetof(run_result, m.dec),
+		offsetof(run_result, m.paired), offsetof(run_result, m.pair_nr),
+		offsetof(run_result, m.pair_re), offsetof(run_result, mps),
+	};
+	enum { NCOLS = sizeof cols / sizeof cols[0] };
 	unsigned reps = p->repeat ? p->repeat : 1;
-	double *col = calloc((size_t)reps * 7, sizeof *col);
+	double *col = calloc((size_t)reps * NCOLS, sizeof *col);
 	unsigned done = 0;
 	if (!col) {
 		memset(out, 0, sizeof *out);
@@ -415,23 +419,13 @@ static void run_repeated(const bench_config *cfg, const bench_corpus *cp, const 
 		run_once(cfg, cp, p, n, out);
 		if (out->status != ROW_OK)
 			break;
-		col[done] = out->enc;
-		col[reps + done] = out->dec;
-		col[2 * reps + done] = out->mps;
-		col[3 * reps + done] = out->size;
-		col[4 * reps + done] = out->paired;
-		col[5 * reps + done] = out->pair_nr;
-		col[6 * reps + done] = out->pair_re;
+		for (size_t c = 0; c < NCOLS; c++)
+			col[c * reps + done] = *(const double *)(const void *)((const char *)out + cols[c]);
 	}
 	if (out->status == ROW_OK) {
-		out->enc = bench_median(col, reps);
-		out->dec = bench_median(col + reps, reps);
-		out->mps = bench_median(col + 2 * reps, reps);
-		out->size = bench_median(col + 3 * reps, reps);
-		out->paired = bench_median(col + 4 * reps, reps);
-		out->pair_nr = bench_median(col + 5 * reps, reps);
-		out->pair_re = bench_median(col + 6 * reps, reps);
-		out->total = out->enc + out->dec;
+		for (size_t c = 0; c < NCOLS; c++)
+			*(double *)(void *)((char *)out + cols[c]) = bench_median(col + c * reps, reps);
+		out->total = out->m.enc + out->m.dec;
 	}
 	free(col);
 }
@@ -452,13 +446,13 @@ void bench_measure_row(const bench_config *cfg, const bench_corpus *cp, const be
 	row->messages = r.messages;
 	if (r.status != ROW_OK)
 		return;
-	row->size = r.size;
-	row->encode_ns = r.enc;
-	row->decode_ns = r.dec;
+	row->size = r.m.size;
+	row->encode_ns = r.m.enc;
+	row->decode_ns = r.m.dec;
 	row->total_ns = r.total;
-	row->paired_decode_ns = r.paired;
-	row->paired_nr_ns = r.pair_nr;
-	row->paired_re_ns = r.pair_re;
+	row->paired_decode_ns = r.m.paired;
+	row->paired_nr_ns = r.m.pair_nr;
+	row->paired_re_ns = r.m.pair_re;
 	/* from the medians, so msgs/s and total always agree */
 	row->msgs_per_s = r.total > 0 ? 1e9 / r.total : 0;
 	if (p->threads > 1) {
