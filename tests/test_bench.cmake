@@ -3,7 +3,8 @@
 # row with its decode / scanner-only ratio, a non-reentrant row with its
 # reentrant / non-reentrant one).
 # Correctness only: no assertion on any time. Also runs the threaded,
-# repeated path on a few messages and writes the SVG chart.
+# repeated path on a few messages (every row with its speed-up) and writes
+# the SVG chart.
 #   -DBENCH=<megaco-bench> -DCORPUS=<corpus dir> -DWORK=<scratch dir>
 cmake_minimum_required(VERSION 3.20)
 
@@ -69,6 +70,20 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "megaco-bench --threads 2 --repeat 3 exited with ${rc}:\n${err}\n${out}")
 endif()
 check_json("${out}" "threads 2, repeat 3")
+# Every row of the threaded run carries its speed-up and the one-thread
+# figure it was timed in turn with (bench_measure.c, measure_message_mt).
+string(JSON nrows LENGTH "${out}" rows)
+math(EXPR last "${nrows} - 1")
+foreach(i RANGE ${last})
+  string(JSON codec GET "${out}" rows ${i} codec)
+  string(JSON config GET "${out}" rows ${i} config)
+  foreach(field speedup mt_one_thread_msgs_per_s mt_msgs_per_s)
+    string(JSON v GET "${out}" rows ${i} ${field})
+    if(NOT v MATCHES "^[0-9]+(\\.[0-9]+)?$" OR v LESS_EQUAL 0)
+      message(FATAL_ERROR "threads 2: ${codec} [${config}] has ${field} '${v}'")
+    endif()
+  endforeach()
+endforeach()
 if(NOT EXISTS ${WORK}/bench_quick.svg)
   message(FATAL_ERROR "--svg wrote no file")
 endif()

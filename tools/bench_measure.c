@@ -6,6 +6,7 @@
  * Every call is checked, so a codec that breaks under repetition fails its row.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -159,6 +160,8 @@ typedef struct msg_result {
 	double paired;     /* scanner-only: the full decode timed in turn with the scan */
 	double pair_nr;    /* non-reentrant: this row's decode, timed in turn with ... */
 	double pair_re;    /* ... the reentrant scanner's decode */
+	double solo;       /* several threads: decode + encode by the first thread alone, timed
+	                      in turn with all threads at once (enc and dec) */
 } msg_result;
 
 /* *sum += *m / div, field by field (div 1: a sum; the count: a mean). */
@@ -170,24 +173,16 @@ static void msg_result_add(msg_result *sum, const msg_result *m, double div)
 	sum->paired += m->paired / div;
 	sum->pair_nr += m->pair_nr / div;
 	sum->pair_re += m->pair_re / div;
+	sum->solo += m->solo / div;
 }
 
 /*
- * One message: size, mean encode and decode time (scanner-only rows: the
- * scan's time as decode and the full decode's as paired; non-reentrant rows,
- * when pair_scanners, also the paired decodes with either scanner).
+ * Decodes the message into c->model and encodes it once, growing c->out to
+ * fit and noting the size every timed encode must give (c->first_len).
  */
-static row_status measure_message(op_ctx *c, const char *name, uint64_t min_ns, int pair_scanners,
-                                  msg_result *r, char *why, size_t whycap)
+static row_status message_prepare(op_ctx *c, const char *name, char *why, size_t whycap)
 {
-	uint64_t warm_ns = min_ns / 10;
 	int rc;
-	memset(r, 0, sizeof *r);
-	if (c->cfg->scan_only) {
-		r->size = (double)c->in_len;
-		return measure_pair((pair_side){op_scan, c, "scan"}, (pair_side){op_decode, c, "decode"},
-		                    name, min_ns, &r->dec, &r->paired, why, whycap);
-	}
 	c->model = NULL;
 	rc = megaco_decode(c->cfg->enc, c->in, c->in_len, c->opts, &c->model, &c->err);
 	if (rc != MEGACO_OK)
@@ -203,18 +198,57 @@ static row_status measure_message(op_ctx *c, const char *name, uint64_t min_ns, 
 		c->out = bigger;
 		c->out_cap = n;
 	}
-	row_status st = ROW_OK;
 	c->first_len = n;
 	if (rc != MEGACO_OK) {
-		st = failure(why, whycap, name, "encode", rc, c);
-	} else if ((rc = timed_loop(op_decode, c, warm_ns, NULL)) != 0 ||
-	           (rc = timed_loop(op_decode, c, min_ns, &r->dec)) != 0) {
-		st = failure(why, whycap, name, "decode", rc, c);
-	} else if ((rc = timed_loop(op_encode, c, warm_ns, NULL)) != 0 ||
-	           (rc = timed_loop(op_encode, c, min_ns, &r->enc)) != 0) {
-		st = failure(why, whycap, name, "encode", rc, c);
-	} else if (pair_scanners && c->opts->scanner == MEGACO_SCANNER_NON_REENTRANT &&
-	           (c->cfg->enc == MEGACO_ENC_PRETTY || c->cfg->enc == MEGACO_ENC_COMPACT)) {
+		megaco_message_free(c->model);
+		c->model = NULL;
+		return failure(why, whycap, name, "encode", rc, c);
+	}
+	return ROW_OK;
+}
+
+/*
+ * Warms up, then times, decode and encode of the prepared message for
+ * min_ns each (scanner-only rows: the scan, as *dec, and no encode).
+ */
+static row_status time_both(op_ctx *c, const char *name, uint64_t warm_ns, uint64_t min_ns,
+                            double *dec, double *enc, char *why, size_t whycap)
+{
+	int rc;
+	op_fn first = c->cfg->scan_only ? op_scan : op_decode;
+	const char *what = c->cfg->scan_only ? "scan" : "decode";
+	*enc = 0;
+	if ((warm_ns && (rc = timed_loop(first, c, warm_ns, NULL)) != 0) ||
+	    (rc = timed_loop(first, c, min_ns, dec)) != 0)
+		return failure(why, whycap, name, what, rc, c);
+	if (c->cfg->scan_only)
+		return ROW_OK;
+	if ((warm_ns && (rc = timed_loop(op_encode, c, warm_ns, NULL)) != 0) ||
+	    (rc = timed_loop(op_encode, c, min_ns, enc)) != 0)
+		return failure(why, whycap, name, "encode", rc, c);
+	return ROW_OK;
+}
+
+/*
+ * One message on one thread: size, mean encode and decode time
+ * (scanner-only rows: the scan's time as decode and the full decode's as
+ * paired; non-reentrant rows also the paired decodes with either scanner).
+ */
+static row_status measure_message(op_ctx *c, const char *name, uint64_t min_ns, msg_result *r,
+                                  char *why, size_t whycap)
+{
+	memset(r, 0, sizeof *r);
+	if (c->cfg->scan_only) {
+		r->size = (double)c->in_len;
+		return measure_pair((pair_side){op_scan, c, "scan"}, (pair_side){op_decode, c, "decode"},
+		                    name, min_ns, &r->dec, &r->paired, why, whycap);
+	}
+	row_status st = message_prepare(c, name, why, whycap);
+	if (st != ROW_OK)
+		return st;
+	st = time_both(c, name, min_ns / 10, min_ns, &r->dec, &r->enc, why, whycap);
+	if (st == ROW_OK && c->opts->scanner == MEGACO_SCANNER_NON_REENTRANT &&
+	    (c->cfg->enc == MEGACO_ENC_PRETTY || c->cfg->enc == MEGACO_ENC_COMPACT)) {
 		megaco_options re = *c->opts;
 		re.scanner = MEGACO_SCANNER_REENTRANT;
 		op_ctx rc_ctx = *c;
@@ -223,10 +257,65 @@ static row_status measure_message(op_ctx *c, const char *name, uint64_t min_ns, 
 		                  (pair_side){op_decode, &rc_ctx, "reentrant decode"}, name, min_ns,
 		                  &r->pair_nr, &r->pair_re, why, whycap);
 	}
-	r->size = (double)n;
+	r->size = (double)c->first_len;
 	megaco_message_free(c->model);
 	c->model = NULL;
 	return st;
+}
+
+/* What the threads of one pass share. */
+typedef struct mt_shared {
+	pthread_barrier_t barrier;
+	atomic_int failed; /* a thread's work failed: the others stop working too */
+} mt_shared;
+
+/*
+ * One message on every thread of a pass at once, which all call this for
+ * the same messages: in PAIR_SLICES slices, the first thread (lead) decodes
+ * and encodes alone while the others wait, then all do at once. The
+ * speed-up over one thread is then a ratio of times taken milliseconds
+ * apart, as the other paired figures. Every thread passes every barrier
+ * whatever happens (one whose work failed only stops working), so a failure
+ * cannot leave the others waiting. r->enc and r->dec: this thread's means
+ * with all at work; r->solo (lead only): decode + encode alone.
+ */
+static row_status measure_message_mt(op_ctx *c, const char *name, uint64_t min_ns, int lead,
+                                     mt_shared *sh, msg_result *r, char *why, size_t whycap)
+{
+	uint64_t slice = min_ns / PAIR_SLICES + 1;
+	row_status st = ROW_OK;
+	int prepared = 0;
+	double dec, enc;
+	memset(r, 0, sizeof *r);
+	if (!atomic_load(&sh->failed)) {
+		if (!c->cfg->scan_only) {
+			st = message_prepare(c, name, why, whycap);
+			prepared = st == ROW_OK;
+		}
+		if (st == ROW_OK)
+			st = time_both(c, name, min_ns / 10, slice, &dec, &enc, why, whycap);
+	}
+	for (int i = 0; i < PAIR_SLICES; i++) {
+		if (st != ROW_OK)
+			atomic_store(&sh->failed, 1);
+		pthread_barrier_wait(&sh->barrier);
+		int work = st == ROW_OK && !atomic_load(&sh->failed);
+		if (lead && work && (st = time_both(c, name, 0, slice, &dec, &enc, why, whycap)) == ROW_OK)
+			r->solo += (dec + enc) / PAIR_SLICES;
+		pthread_barrier_wait(&sh->barrier);
+		work = st == ROW_OK && !atomic_load(&sh->failed);
+		if (work && (st = time_both(c, name, 0, slice, &dec, &enc, why, whycap)) == ROW_OK) {
+			r->dec += dec / PAIR_SLICES;
+			r->enc += enc / PAIR_SLICES;
+		}
+	}
+	if (st != ROW_OK)
+		atomic_store(&sh->failed, 1);
+	r->size = c->cfg->scan_only ? (double)c->in_len : (double)c->first_len;
+	if (prepared)
+		megaco_message_free(c->model);
+	c->model = NULL;
+	return st; /* ROW_OK when another thread failed: its error is the row's */
 }
 
 /* One thread's pass over every message of the row's encoding. */
@@ -234,7 +323,8 @@ typedef struct worker {
 	const bench_config *cfg;
 	const bench_corpus *corpus;
 	const bench_params *params;
-	pthread_barrier_t *barrier; /* NULL when single-threaded */
+	mt_shared *shared; /* NULL when single-threaded */
+	int lead;          /* several threads: the one that also times itself alone */
 	int show_progress;
 	row_status status;
 	char error[320];
@@ -281,21 +371,33 @@ static void *worker_run(void *arg)
 		}
 		memcpy(copies[i], cp->msgs[i].data[k], cp->msgs[i].len[k]);
 	}
-	if (w->barrier)
-		pthread_barrier_wait(w->barrier);
+	if (w->shared) {
+		if (w->status != ROW_OK)
+			atomic_store(&w->shared->failed, 1);
+		pthread_barrier_wait(&w->shared->barrier);
+	}
 	size_t total = bench_corpus_count(cp, w->cfg->enc), done = 0;
-	for (size_t i = 0; w->status == ROW_OK && i < cp->count; i++) {
-		if (!copies[i])
+	/* Several threads go through every message whatever happens: see measure_message_mt. */
+	for (size_t i = 0; (w->shared || w->status == ROW_OK) && i < cp->count; i++) {
+		if (!cp->msgs[i].data[k])
 			continue;
 		progress(w, ++done, total, cp->msgs[i].name);
-		c.in = copies[i];
+		c.in = copies ? copies[i] : NULL;
 		c.in_len = cp->msgs[i].len[k];
 		msg_result m;
-		/* Not on several threads: the slices without the lock would ease its contention. */
-		w->status = measure_message(&c, cp->msgs[i].name, min_ns, !w->barrier, &m, w->error,
-		                            sizeof w->error);
+		row_status st;
+		if (!w->shared)
+			st = measure_message(&c, cp->msgs[i].name, min_ns, &m, w->error, sizeof w->error);
+		else if (w->status != ROW_OK)
+			st = measure_message_mt(&c, cp->msgs[i].name, min_ns, w->lead, w->shared, &m, NULL, 0);
+		else
+			st = measure_message_mt(&c, cp->msgs[i].name, min_ns, w->lead, w->shared, &m,
+			                        w->error, sizeof w->error);
 		if (w->status != ROW_OK)
-			break;
+			continue;
+		w->status = st;
+		if (st != ROW_OK)
+			continue;
 		w->messages++;
 		msg_result_add(&w->sum, &m, 1);
 	}
@@ -314,6 +416,7 @@ typedef struct run_result {
 	size_t messages;
 	msg_result m; /* means over the messages (several threads: of the threads' means) */
 	double total, mps; /* mps: aggregate over threads */
+	double solo_mps;   /* several threads: the lead alone, timed in turn with them all */
 } run_result;
 
 static void worker_result(const worker *w, run_result *r)
@@ -326,6 +429,7 @@ static void worker_result(const worker *w, run_result *r)
 		msg_result_add(&r->m, &w->sum, (double)w->messages);
 		r->total = r->m.enc + r->m.dec;
 		r->mps = r->total > 0 ? 1e9 / r->total : 0;
+		r->solo_mps = r->m.solo > 0 ? 1e9 / r->m.solo : 0;
 	}
 }
 
@@ -342,8 +446,9 @@ static void run_once(const bench_config *cfg, const bench_corpus *cp, const benc
 	}
 	worker *ws = calloc(n, sizeof *ws);
 	pthread_t *ts = calloc(n, sizeof *ts);
-	pthread_barrier_t barrier;
-	if (!ws || !ts || pthread_barrier_init(&barrier, NULL, n) != 0) {
+	mt_shared sh;
+	atomic_init(&sh.failed, 0);
+	if (!ws || !ts || pthread_barrier_init(&sh.barrier, NULL, n) != 0) {
 		out->status = ROW_FAILED;
 		snprintf(out->error, sizeof out->error, "cannot set up %u threads", n);
 		free(ws);
@@ -352,7 +457,7 @@ static void run_once(const bench_config *cfg, const bench_corpus *cp, const benc
 	}
 	unsigned started = 0;
 	for (unsigned i = 0; i < n; i++) {
-		ws[i] = (worker){ .cfg = cfg, .corpus = cp, .params = p, .barrier = &barrier,
+		ws[i] = (worker){ .cfg = cfg, .corpus = cp, .params = p, .shared = &sh, .lead = i == 0,
 		                  .show_progress = p->progress && i == 0 };
 		if (pthread_create(&ts[i], NULL, worker_run, &ws[i]) != 0)
 			break;
@@ -365,7 +470,7 @@ static void run_once(const bench_config *cfg, const bench_corpus *cp, const benc
 	}
 	for (unsigned i = 0; i < n; i++)
 		pthread_join(ts[i], NULL);
-	pthread_barrier_destroy(&barrier);
+	pthread_barrier_destroy(&sh.barrier);
 	out->status = ROW_OK;
 	for (unsigned i = 0; i < n; i++) {
 		run_result r;
@@ -378,6 +483,10 @@ static void run_once(const bench_config *cfg, const bench_corpus *cp, const benc
 		msg_result_add(&out->m, &r.m, n);
 		out->m.size = r.m.size; /* every thread encodes the same messages */
 		out->mps += r.mps;
+		if (ws[i].lead) {
+			out->m.solo = r.m.solo;
+			out->solo_mps = r.solo_mps;
+		}
 	}
 	out->total = out->m.enc + out->m.dec;
 	free(ws);
@@ -404,6 +513,7 @@ static void run_repeated(const bench_config *cfg, const bench_corpus *cp, const 
 		offsetof(run_result, m.size), offsetof(run_result, m.enc), offsetof(run_result, m.dec),
 		offsetof(run_result, m.paired), offsetof(run_result, m.pair_nr),
 		offsetof(run_result, m.pair_re), offsetof(run_result, mps),
+		offsetof(run_result, solo_mps),
 	};
 	enum { NCOLS = sizeof cols / sizeof cols[0] };
 	unsigned reps = p->repeat ? p->repeat : 1;
@@ -465,6 +575,7 @@ void bench_measure_row(const bench_config *cfg, const bench_corpus *cp, const be
 		}
 		row->threads = p->threads;
 		row->mt_msgs_per_s = m.mps;
-		row->speedup = row->msgs_per_s > 0 ? m.mps / row->msgs_per_s : 0;
+		row->mt_one_msgs_per_s = m.solo_mps;
+		row->speedup = m.solo_mps > 0 ? m.mps / m.solo_mps : 0;
 	}
 }

@@ -35,7 +35,7 @@ static void row_median(const bench_row *runs, unsigned n, double *scratch, bench
 		offsetof(bench_row, size), offsetof(bench_row, encode_ns),
 		offsetof(bench_row, decode_ns), offsetof(bench_row, mt_msgs_per_s),
 		offsetof(bench_row, paired_decode_ns), offsetof(bench_row, paired_nr_ns),
-		offsetof(bench_row, paired_re_ns),
+		offsetof(bench_row, paired_re_ns), offsetof(bench_row, mt_one_msgs_per_s),
 	};
 	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
 		for (unsigned i = 0; i < n; i++)
@@ -45,7 +45,7 @@ static void row_median(const bench_row *runs, unsigned n, double *scratch, bench
 	out->total_ns = out->encode_ns + out->decode_ns;
 	out->msgs_per_s = out->total_ns > 0 ? 1e9 / out->total_ns : 0;
 	if (out->threads > 1)
-		out->speedup = out->msgs_per_s > 0 ? out->mt_msgs_per_s / out->msgs_per_s : 0;
+		out->speedup = out->mt_one_msgs_per_s > 0 ? out->mt_msgs_per_s / out->mt_one_msgs_per_s : 0;
 }
 
 static int append_rows(bench_report *rep, const bench_row *rows, size_t n)

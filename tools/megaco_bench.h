@@ -103,7 +103,13 @@ typedef struct bench_row {
 	double msgs_per_s; /* 1e9 / total_ns */
 	unsigned threads;  /* > 1: the threaded run below was made */
 	double mt_msgs_per_s; /* aggregate over all threads */
-	double speedup;       /* mt_msgs_per_s / msgs_per_s */
+	/*
+	 * One thread alone, timed in turn with all threads at once on every
+	 * message (8 slices each), so that the speed-up is a ratio of two
+	 * times taken milliseconds apart.
+	 */
+	double mt_one_msgs_per_s;
+	double speedup;       /* mt_msgs_per_s / mt_one_msgs_per_s */
 } bench_row;
 
 /* What one of our rows measures. */
