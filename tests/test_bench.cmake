@@ -8,7 +8,19 @@
 #   -DBENCH=<megaco-bench> -DCORPUS=<corpus dir> -DWORK=<scratch dir>
 cmake_minimum_required(VERSION 3.20)
 
-function(check_json json what)
+# Fails unless row i of json has a positive number in field (a figure the
+# row must carry; null, missing or 0 means it was not measured).
+function(check_positive json i field what)
+  string(JSON v GET "${json}" rows ${i} ${field})
+  if(NOT v MATCHES "^[0-9]+(\\.[0-9]+)?$" OR v LESS_EQUAL 0)
+    string(JSON codec GET "${json}" rows ${i} codec)
+    string(JSON config GET "${json}" rows ${i} config)
+    message(FATAL_ERROR "${what}: ${codec} [${config}] has ${field} '${v}'")
+  endif()
+endfunction()
+
+# threads: with --threads, every row's speed-up figures too.
+function(check_json json what threads)
   string(JSON nrows ERROR_VARIABLE jerr LENGTH "${json}" rows)
   if(jerr)
     message(FATAL_ERROR "${what}: output is not the expected JSON: ${jerr}\n${json}")
@@ -23,18 +35,20 @@ function(check_json json what)
     string(JSON codec GET "${json}" rows ${i} codec)
     if(status STREQUAL "ok")
       math(EXPR n_ok "${n_ok} + 1")
-      # A scanner-only row carries its paired full decode and the ratio.
+      # A scanner-only row carries its paired full decode and the ratio, a
+      # non-reentrant row its paired decodes and theirs.
       string(JSON config GET "${json}" rows ${i} config)
       if(config STREQUAL "scanner-only")
-        string(JSON per_scan GET "${json}" rows ${i} decode_per_scan)
-        if(NOT per_scan MATCHES "^[0-9]+\\.[0-9]+$" OR per_scan LESS_EQUAL 0)
-          message(FATAL_ERROR "${what}: ${codec} scanner-only has decode_per_scan '${per_scan}'")
-        endif()
+        check_positive("${json}" ${i} decode_per_scan "${what}")
       elseif(config STREQUAL "non-reentrant")
-        string(JSON re_nr GET "${json}" rows ${i} reentrant_per_non_reentrant)
-        if(NOT re_nr MATCHES "^[0-9]+\\.[0-9]+$" OR re_nr LESS_EQUAL 0)
-          message(FATAL_ERROR "${what}: ${codec} non-reentrant has reentrant_per_non_reentrant '${re_nr}'")
-        endif()
+        check_positive("${json}" ${i} reentrant_per_non_reentrant "${what}")
+      endif()
+      # With --threads, the speed-up and the one-thread figure timed in turn
+      # with the threads (bench_measure.c, measure_message_mt).
+      if(threads)
+        foreach(field speedup mt_one_thread_msgs_per_s mt_msgs_per_s)
+          check_positive("${json}" ${i} ${field} "${what}")
+        endforeach()
       endif()
     elseif(NOT status STREQUAL "unavailable")
       string(JSON why GET "${json}" rows ${i} error)
@@ -52,7 +66,7 @@ execute_process(COMMAND ${BENCH} --corpus ${CORPUS} --min-time 0.001 --format js
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "megaco-bench exited with ${rc}:\n${err}\n${out}")
 endif()
-check_json("${out}" "full corpus")
+check_json("${out}" "full corpus" OFF)
 
 execute_process(COMMAND ${BENCH} --corpus ${CORPUS} --min-time 0.0005 --format yaml
   --messages "msg1*" --clock cpu --codecs ber,per
@@ -69,21 +83,7 @@ execute_process(COMMAND ${BENCH} --corpus ${CORPUS} --min-time 0.0005 --format j
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "megaco-bench --threads 2 --repeat 3 exited with ${rc}:\n${err}\n${out}")
 endif()
-check_json("${out}" "threads 2, repeat 3")
-# Every row of the threaded run carries its speed-up and the one-thread
-# figure it was timed in turn with (bench_measure.c, measure_message_mt).
-string(JSON nrows LENGTH "${out}" rows)
-math(EXPR last "${nrows} - 1")
-foreach(i RANGE ${last})
-  string(JSON codec GET "${out}" rows ${i} codec)
-  string(JSON config GET "${out}" rows ${i} config)
-  foreach(field speedup mt_one_thread_msgs_per_s mt_msgs_per_s)
-    string(JSON v GET "${out}" rows ${i} ${field})
-    if(NOT v MATCHES "^[0-9]+(\\.[0-9]+)?$" OR v LESS_EQUAL 0)
-      message(FATAL_ERROR "threads 2: ${codec} [${config}] has ${field} '${v}'")
-    endif()
-  endforeach()
-endforeach()
+check_json("${out}" "threads 2, repeat 3" ON)
 if(NOT EXISTS ${WORK}/bench_quick.svg)
   message(FATAL_ERROR "--svg wrote no file")
 endif()
@@ -99,9 +99,9 @@ if(ESCRIPT)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "megaco-bench --compare-erlang exited with ${rc}:\n${err}\n${out}")
   endif()
-  check_json("${out}" "compare-erlang")
+  check_json("${out}" "compare-erlang" OFF)
   string(JSON erl GET "${out}" erlang)
-  check_json("${erl}" "compare-erlang, Erlang's rows")
+  check_json("${erl}" "compare-erlang, Erlang's rows" OFF)
   string(JSON n_erl LENGTH "${erl}" rows)
   string(JSON n_ratios LENGTH "${out}" ratios)
   set(want_codecs pretty compact ber per erl_dist)
