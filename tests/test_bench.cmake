@@ -46,7 +46,7 @@ function(check_json json what threads)
       # With --threads, the speed-up and the one-thread figure timed in turn
       # with the threads (bench_measure.c, measure_message_mt).
       if(threads)
-        foreach(field speedup mt_one_thread_msgs_per_s mt_msgs_per_s)
+        foreach(field speedup mt_one_thread_msgs_per_s mt_msgs_per_s host_speedup)
           check_positive("${json}" ${i} ${field} "${what}")
         endforeach()
       endif()

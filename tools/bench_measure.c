@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_together.h"
 #include "megaco_bench.h"
 
 /*
@@ -43,6 +44,7 @@ typedef struct op_ctx {
 	megaco_message *model; /* decoded once, encoded in the loop */
 	unsigned char *out;
 	size_t out_cap, first_len, got_len;
+	uint64_t calls; /* made by the last timed_loop */
 	megaco_error err;
 } op_ctx;
 
@@ -96,6 +98,7 @@ static int timed_loop(op_fn op, op_ctx *c, uint64_t min_ns, double *mean_ns)
 	} while (total < min_ns);
 	if (mean_ns)
 		*mean_ns = (double)total / (double)calls;
+	c->calls = calls;
 	return 0;
 }
 
@@ -162,6 +165,7 @@ typedef struct msg_result {
 	double pair_re;    /* ... the reentrant scanner's decode */
 	double solo;       /* several threads: decode + encode by the first thread alone, timed
 	                      in turn with all threads at once (enc and dec) */
+	double host_alone, host_together; /* bench_int_ops_rate: the lead alone, each thread at once */
 } msg_result;
 
 /* *sum += *m / div, field by field (div 1: a sum; the count: a mean). */
@@ -174,6 +178,8 @@ static void msg_result_add(msg_result *sum, const msg_result *m, double div)
 	sum->pair_nr += m->pair_nr / div;
 	sum->pair_re += m->pair_re / div;
 	sum->solo += m->solo / div;
+	sum->host_alone += m->host_alone / div;
+	sum->host_together += m->host_together / div;
 }
 
 /*
@@ -265,27 +271,43 @@ static row_status measure_message(op_ctx *c, const char *name, uint64_t min_ns, 
 
 /* What the threads of one pass share. */
 typedef struct mt_shared {
-	pthread_barrier_t barrier;
+	bench_together tg;
 	atomic_int failed; /* a thread's work failed: the others stop working too */
 } mt_shared;
 
+/* The independent-operations loop of bench_scaling.c on this thread alone: rounds/s. */
+static double int_ops_alone(uint64_t ns)
+{
+	volatile uint64_t sink;
+	uint64_t t0 = now_ns();
+	uint64_t rounds = bench_int_ops(ns, &sink);
+	uint64_t dt = now_ns() - t0;
+	return dt ? (double)rounds * 1e9 / (double)dt : 0;
+}
+
 /*
  * One message on every thread of a pass at once, which all call this for
- * the same messages: in PAIR_SLICES slices, the first thread (lead) decodes
- * and encodes alone while the others wait, then all do at once. The
+ * the same messages in the same order. In PAIR_SLICES slices: the first
+ * thread (lead) decodes and encodes alone while the others wait, then all
+ * decode together in one window and encode together in another. The
  * speed-up over one thread is then a ratio of times taken milliseconds
- * apart, as the other paired figures. Every thread passes every barrier
- * whatever happens (one whose work failed only stops working), so a failure
- * cannot leave the others waiting. r->enc and r->dec: this thread's means
- * with all at work; r->solo (lead only): decode + encode alone.
+ * apart, as the other paired figures. Then one slice of plain integer code
+ * (bench_scaling.c) alone and together: what the host gave N threads just
+ * then. Every thread passes every barrier whatever happens (one whose work
+ * failed only stops working), so a failure cannot leave the others waiting.
+ * The lead's *r: solo (decode + encode alone), dec and enc (ns per call of
+ * all threads together), host_alone and host_together (loop rounds/s).
  */
-static row_status measure_message_mt(op_ctx *c, const char *name, uint64_t min_ns, int lead,
+static row_status measure_message_mt(op_ctx *c, const char *name, uint64_t min_ns, unsigned idx,
                                      mt_shared *sh, msg_result *r, char *why, size_t whycap)
 {
 	uint64_t slice = min_ns / PAIR_SLICES + 1;
+	int lead = idx == 0;
 	row_status st = ROW_OK;
 	int prepared = 0;
 	double dec, enc;
+	op_fn first = c->cfg->scan_only ? op_scan : op_decode;
+	const char *what = c->cfg->scan_only ? "scan" : "decode";
 	memset(r, 0, sizeof *r);
 	if (!atomic_load(&sh->failed)) {
 		if (!c->cfg->scan_only) {
@@ -298,19 +320,37 @@ static row_status measure_message_mt(op_ctx *c, const char *name, uint64_t min_n
 	for (int i = 0; i < PAIR_SLICES; i++) {
 		if (st != ROW_OK)
 			atomic_store(&sh->failed, 1);
-		pthread_barrier_wait(&sh->barrier);
+		bench_together_wait(&sh->tg);
 		int work = st == ROW_OK && !atomic_load(&sh->failed);
 		if (lead && work && (st = time_both(c, name, 0, slice, &dec, &enc, why, whycap)) == ROW_OK)
 			r->solo += (dec + enc) / PAIR_SLICES;
-		pthread_barrier_wait(&sh->barrier);
+		/* Together: a window for the decodes (scans), one for the encodes. */
+		int rc = 0;
+		bench_together_open(&sh->tg, idx);
 		work = st == ROW_OK && !atomic_load(&sh->failed);
-		if (work && (st = time_both(c, name, 0, slice, &dec, &enc, why, whycap)) == ROW_OK) {
-			r->dec += dec / PAIR_SLICES;
-			r->enc += enc / PAIR_SLICES;
-		}
+		if (work && (rc = timed_loop(first, c, slice, NULL)) != 0)
+			st = failure(why, whycap, name, what, rc, c);
+		double per_s = bench_together_close(&sh->tg, idx, work && !rc ? c->calls : 0);
+		if (lead && per_s > 0)
+			r->dec += 1e9 / per_s / PAIR_SLICES;
+		if (c->cfg->scan_only)
+			continue;
+		bench_together_open(&sh->tg, idx);
+		work = st == ROW_OK && !atomic_load(&sh->failed);
+		if (work && (rc = timed_loop(op_encode, c, slice, NULL)) != 0)
+			st = failure(why, whycap, name, "encode", rc, c);
+		per_s = bench_together_close(&sh->tg, idx, work && !rc ? c->calls : 0);
+		if (lead && per_s > 0)
+			r->enc += 1e9 / per_s / PAIR_SLICES;
 	}
 	if (st != ROW_OK)
 		atomic_store(&sh->failed, 1);
+	bench_together_wait(&sh->tg);
+	if (lead)
+		r->host_alone = int_ops_alone(slice);
+	bench_together_open(&sh->tg, idx);
+	volatile uint64_t sink;
+	r->host_together = bench_together_close(&sh->tg, idx, bench_int_ops(slice, &sink));
 	r->size = c->cfg->scan_only ? (double)c->in_len : (double)c->first_len;
 	if (prepared)
 		megaco_message_free(c->model);
@@ -324,7 +364,7 @@ typedef struct worker {
 	const bench_corpus *corpus;
 	const bench_params *params;
 	mt_shared *shared; /* NULL when single-threaded */
-	int lead;          /* several threads: the one that also times itself alone */
+	unsigned idx;      /* several threads: this one's index; 0 leads (also times itself alone) */
 	int show_progress;
 	row_status status;
 	char error[320];
@@ -374,7 +414,7 @@ static void *worker_run(void *arg)
 	if (w->shared) {
 		if (w->status != ROW_OK)
 			atomic_store(&w->shared->failed, 1);
-		pthread_barrier_wait(&w->shared->barrier);
+		bench_together_wait(&w->shared->tg);
 	}
 	size_t total = bench_corpus_count(cp, w->cfg->enc), done = 0;
 	/* Several threads go through every message whatever happens: see measure_message_mt. */
@@ -389,9 +429,9 @@ static void *worker_run(void *arg)
 		if (!w->shared)
 			st = measure_message(&c, cp->msgs[i].name, min_ns, &m, w->error, sizeof w->error);
 		else if (w->status != ROW_OK)
-			st = measure_message_mt(&c, cp->msgs[i].name, min_ns, w->lead, w->shared, &m, NULL, 0);
+			st = measure_message_mt(&c, cp->msgs[i].name, min_ns, w->idx, w->shared, &m, NULL, 0);
 		else
-			st = measure_message_mt(&c, cp->msgs[i].name, min_ns, w->lead, w->shared, &m,
+			st = measure_message_mt(&c, cp->msgs[i].name, min_ns, w->idx, w->shared, &m,
 			                        w->error, sizeof w->error);
 		if (w->status != ROW_OK)
 			continue;
@@ -414,9 +454,10 @@ typedef struct run_result {
 	row_status status;
 	char error[320];
 	size_t messages;
-	msg_result m; /* means over the messages (several threads: of the threads' means) */
-	double total, mps; /* mps: aggregate over threads */
+	msg_result m; /* means over the messages (several threads: all together, the lead's) */
+	double total, mps; /* several threads: all of them together */
 	double solo_mps;   /* several threads: the lead alone, timed in turn with them all */
+	double host_speedup; /* several threads: bench_int_ops, all together over the lead alone */
 } run_result;
 
 static void worker_result(const worker *w, run_result *r)
@@ -448,7 +489,7 @@ static void run_once(const bench_config *cfg, const bench_corpus *cp, const benc
 	pthread_t *ts = calloc(n, sizeof *ts);
 	mt_shared sh;
 	atomic_init(&sh.failed, 0);
-	if (!ws || !ts || pthread_barrier_init(&sh.barrier, NULL, n) != 0) {
+	if (!ws || !ts || bench_together_init(&sh.tg, n) != 0) {
 		out->status = ROW_FAILED;
 		snprintf(out->error, sizeof out->error, "cannot set up %u threads", n);
 		free(ws);
@@ -457,7 +498,7 @@ static void run_once(const bench_config *cfg, const bench_corpus *cp, const benc
 	}
 	unsigned started = 0;
 	for (unsigned i = 0; i < n; i++) {
-		ws[i] = (worker){ .cfg = cfg, .corpus = cp, .params = p, .shared = &sh, .lead = i == 0,
+		ws[i] = (worker){ .cfg = cfg, .corpus = cp, .params = p, .shared = &sh, .idx = i,
 		                  .show_progress = p->progress && i == 0 };
 		if (pthread_create(&ts[i], NULL, worker_run, &ws[i]) != 0)
 			break;
@@ -470,25 +511,17 @@ static void run_once(const bench_config *cfg, const bench_corpus *cp, const benc
 	}
 	for (unsigned i = 0; i < n; i++)
 		pthread_join(ts[i], NULL);
-	pthread_barrier_destroy(&sh.barrier);
-	out->status = ROW_OK;
+	bench_together_destroy(&sh.tg);
+	/* The lead has the figures (measure_message_mt); any thread's failure is the row's. */
+	worker_result(&ws[0], out);
 	for (unsigned i = 0; i < n; i++) {
-		run_result r;
-		worker_result(&ws[i], &r);
-		if (r.status != ROW_OK && out->status == ROW_OK) {
-			out->status = r.status;
-			snprintf(out->error, sizeof out->error, "thread %u: %.280s", i, r.error);
-		}
-		out->messages = r.messages;
-		msg_result_add(&out->m, &r.m, n);
-		out->m.size = r.m.size; /* every thread encodes the same messages */
-		out->mps += r.mps;
-		if (ws[i].lead) {
-			out->m.solo = r.m.solo;
-			out->solo_mps = r.solo_mps;
+		if (ws[i].status != ROW_OK) {
+			out->status = ws[i].status;
+			snprintf(out->error, sizeof out->error, "thread %u: %.280s", i, ws[i].error);
+			break;
 		}
 	}
-	out->total = out->m.enc + out->m.dec;
+	out->host_speedup = out->m.host_alone > 0 ? out->m.host_together / out->m.host_alone : 0;
 	free(ws);
 	free(ts);
 }
@@ -513,7 +546,7 @@ static void run_repeated(const bench_config *cfg, const bench_corpus *cp, const 
 		offsetof(run_result, m.size), offsetof(run_result, m.enc), offsetof(run_result, m.dec),
 		offsetof(run_result, m.paired), offsetof(run_result, m.pair_nr),
 		offsetof(run_result, m.pair_re), offsetof(run_result, mps),
-		offsetof(run_result, solo_mps),
+		offsetof(run_result, solo_mps), offsetof(run_result, host_speedup),
 	};
 	enum { NCOLS = sizeof cols / sizeof cols[0] };
 	unsigned reps = p->repeat ? p->repeat : 1;
@@ -577,5 +610,6 @@ void bench_measure_row(const bench_config *cfg, const bench_corpus *cp, const be
 		row->mt_msgs_per_s = m.mps;
 		row->mt_one_msgs_per_s = m.solo_mps;
 		row->speedup = m.solo_mps > 0 ? m.mps / m.solo_mps : 0;
+		row->host_speedup = m.host_speedup;
 	}
 }

@@ -240,6 +240,7 @@ static void emit_row(emitter *e, const bench_row *r)
 	kv_num(e, "mt_msgs_per_s", ok && r->threads > 1 ? r->mt_msgs_per_s : NAN, 0);
 	kv_num(e, "mt_one_thread_msgs_per_s", ok && r->threads > 1 ? r->mt_one_msgs_per_s : NAN, 0);
 	kv_num(e, "speedup", ok && r->threads > 1 ? r->speedup : NAN, 2);
+	kv_num(e, "host_speedup", ok && r->threads > 1 && r->host_speedup > 0 ? r->host_speedup : NAN, 2);
 	kv_num(e, "paired_decode_us", paired_us(r), 3);
 	kv_num(e, "decode_per_scan", decode_per_scan(r), 3);
 	kv_num(e, "paired_non_reentrant_us", paired_nr_us(r), 3);
@@ -347,6 +348,7 @@ static void csv_row(FILE *f, const bench_row *r)
 	csv_num(f, ok && r->threads > 1 ? r->mt_msgs_per_s : NAN, 0);
 	csv_num(f, ok && r->threads > 1 ? r->mt_one_msgs_per_s : NAN, 0);
 	csv_num(f, ok && r->threads > 1 ? r->speedup : NAN, 2);
+	csv_num(f, ok && r->threads > 1 && r->host_speedup > 0 ? r->host_speedup : NAN, 2);
 	csv_num(f, paired_us(r), 3);
 	csv_num(f, decode_per_scan(r), 3);
 	csv_num(f, paired_nr_us(r), 3);
@@ -360,7 +362,7 @@ static void csv_row(FILE *f, const bench_row *r)
 static void write_csv(FILE *f, const bench_report *r)
 {
 	fputs("impl,codec,config,status,messages,size_bytes,encode_us,decode_us,total_us,"
-	      "msgs_per_s,threads,mt_msgs_per_s,mt_one_thread_msgs_per_s,speedup,paired_decode_us,decode_per_scan,"
+	      "msgs_per_s,threads,mt_msgs_per_s,mt_one_thread_msgs_per_s,speedup,host_speedup,paired_decode_us,decode_per_scan,"
 	      "paired_non_reentrant_us,paired_reentrant_us,reentrant_per_non_reentrant,error\n",
 	      f);
 	for (size_t i = 0; i < r->nrows; i++)
@@ -384,7 +386,7 @@ static void write_csv(FILE *f, const bench_report *r)
 		csv_num(f, q[i].decode, 3);
 		csv_num(f, q[i].total, 3);
 		csv_num(f, q[i].msgs_per_s, 3);
-		fputs(",,,,,,,,,,\n", f);
+		fputs(",,,,,,,,,,,\n", f);
 	}
 }
 
@@ -428,9 +430,10 @@ static void table_row(FILE *f, const bench_row *r, int with_impl, unsigned threa
 		fprintf(f, "%-*s reentrant / non-reentrant decode %.3f (%.3f / %.3f us, timed in turn)\n",
 		        with_impl ? 36 : 26, "", re_per_nr(r), paired_re_us(r), paired_nr_us(r));
 	if (threads > 1 && r->threads > 1)
-		fprintf(f, "%-*s %u threads / one thread %.2f (%.0f / %.0f msgs/s, timed in turn)\n",
+		fprintf(f, "%-*s %u threads / one thread %.2f (%.0f / %.0f msgs/s, timed in turn); "
+		           "integer code meanwhile %.2f\n",
 		        with_impl ? 36 : 26, "", r->threads, r->speedup, r->mt_msgs_per_s,
-		        r->mt_one_msgs_per_s);
+		        r->mt_one_msgs_per_s, r->host_speedup);
 }
 
 static void table_header(FILE *f, int with_impl, unsigned threads)

@@ -36,6 +36,7 @@ static void row_median(const bench_row *runs, unsigned n, double *scratch, bench
 		offsetof(bench_row, decode_ns), offsetof(bench_row, mt_msgs_per_s),
 		offsetof(bench_row, paired_decode_ns), offsetof(bench_row, paired_nr_ns),
 		offsetof(bench_row, paired_re_ns), offsetof(bench_row, mt_one_msgs_per_s),
+		offsetof(bench_row, host_speedup),
 	};
 	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
 		for (unsigned i = 0; i < n; i++)

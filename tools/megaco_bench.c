@@ -56,7 +56,10 @@ static void usage(FILE *to)
 	        "  --threads N           also run the same work on N threads at once (each its own\n"
 	        "                        copies and buffers): aggregate msgs/s and the speed-up\n"
 	        "                        over one thread, which is timed in turn with the N (per\n"
-	        "                        message, 8 slices: one thread alone, then all N)\n"
+	        "                        message, 8 slices: one thread alone, then all N from\n"
+	        "                        the first start to the last end); and what the host gave\n"
+	        "                        N threads of plain integer code meanwhile, timed the same\n"
+	        "                        way, to read the row's speed-up against\n"
 	        "  --clock wall|cpu      wall (default, as the published method) or the thread's\n"
 	        "                        CPU time, which leaves out time other processes take on\n"
 	        "                        a busy host (not with --threads; Erlang is always timed\n"
@@ -233,12 +236,30 @@ int main(int argc, char **argv)
 		bench_corpus_free(&corpus);
 		return 2;
 	}
+	/*
+	 * With --threads, what the host gives N threads of plain integer code,
+	 * before the rows and after them (a shared host changes in between): the
+	 * ceiling the rows' speed-ups are read against.
+	 */
+	double chain0 = 0, indep0 = 0;
+	if (params.threads > 1)
+		bench_host_scaling(params.threads, &chain0, &indep0);
 	int setup_error = 0;
 	if (compare && params.progress)
 		fprintf(stderr, "megaco-bench: with %s, codec by codec\n", script);
 	if (bench_run(all_configs, N_CONFIGS, &corpus, &params, script, &rep, why, sizeof why) < 0) {
 		fprintf(stderr, "megaco-bench: --compare-erlang: %s\n", why);
 		setup_error = 1;
+	}
+	if (params.threads > 1) {
+		double chain1, indep1;
+		char buf[256];
+		bench_host_scaling(params.threads, &chain1, &indep1);
+		snprintf(buf, sizeof buf,
+		         "%u threads / one thread, timed in turn: integer chain %.2f, independent "
+		         "integer operations %.2f (before the rows); %.2f, %.2f (after)",
+		         params.threads, chain0, indep0, chain1, indep1);
+		bench_host_add(&rep.host, "host_scaling", buf);
 	}
 	int failed = 0, unavailable = 0;
 	for (size_t i = 0; i < rep.nrows + rep.n_erl; i++) {

@@ -4,7 +4,9 @@
  * JSON), bench_corpus.c (manifest -> messages), bench_file.c (whole files,
  * megaco-loop's too), bench_measure.c (the timing
  * method), bench_host.c (host details), bench_report.c (table/csv/json/yaml),
- * bench_svg.c (bar chart), bench_erlang.c (the Erlang side), bench_run.c (the
+ * bench_svg.c (bar chart), bench_together.c/.h (N threads timed together),
+ * bench_scaling.c (what N threads get on this host),
+ * bench_erlang.c (the Erlang side), bench_run.c (the
  * order of the rows, ours and Erlang's), megaco_bench.c (options,
  * then the run and its report).
  */
@@ -12,6 +14,7 @@
 #define MEGACO_BENCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "megaco/megaco.h"
@@ -104,12 +107,19 @@ typedef struct bench_row {
 	unsigned threads;  /* > 1: the threaded run below was made */
 	double mt_msgs_per_s; /* aggregate over all threads */
 	/*
-	 * One thread alone, timed in turn with all threads at once on every
+	 * One thread alone, timed in turn with all threads together on every
 	 * message (8 slices each), so that the speed-up is a ratio of two
-	 * times taken milliseconds apart.
+	 * times taken milliseconds apart. mt_msgs_per_s counts all threads'
+	 * calls over the wall time from their start to the last one's end.
 	 */
 	double mt_one_msgs_per_s;
 	double speedup;       /* mt_msgs_per_s / mt_one_msgs_per_s */
+	/*
+	 * What the host gave N threads of plain integer code meanwhile (the
+	 * independent-operations loop of bench_scaling.c, one slice alone and one
+	 * all together after each message's): what speedup is read against.
+	 */
+	double host_speedup;
 } bench_row;
 
 /* What one of our rows measures. */
@@ -148,6 +158,14 @@ typedef struct bench_host {
 } bench_host;
 
 void bench_host_fill(bench_host *h);
+/*
+ * bench_scaling.c: N threads of plain integer code over one thread, timed in
+ * turn as the rows' speed-ups are: a dependent chain and independent
+ * operations (0 where the threads could not be made).
+ */
+void bench_host_scaling(unsigned n, double *chain, double *independent);
+/* Rounds of the independent-operations loop made in at least ns (*sink keeps it live). */
+uint64_t bench_int_ops(uint64_t ns, volatile uint64_t *sink);
 void bench_host_add(bench_host *h, const char *key, const char *value);
 
 /* ---- bench_report.c */
