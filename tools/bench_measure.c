@@ -163,9 +163,11 @@ typedef struct msg_result {
 	double paired;     /* scanner-only: the full decode timed in turn with the scan */
 	double pair_nr;    /* non-reentrant: this row's decode, timed in turn with ... */
 	double pair_re;    /* ... the reentrant scanner's decode */
-	double solo;       /* several threads: decode + encode by the first thread alone, timed
-	                      in turn with all threads at once (enc and dec) */
-	double host_alone, host_together; /* bench_int_ops_rate: the lead alone, each thread at once */
+	/* Several threads (measure_message_mt, the lead's): enc and dec are all threads
+	   together, solo is decode + encode by the lead alone, timed in turn with them;
+	   host_alone and host_together the integer loop's rounds/s likewise. */
+	double solo;
+	double host_alone, host_together;
 } msg_result;
 
 /* *sum += *m / div, field by field (div 1: a sum; the count: a mean). */

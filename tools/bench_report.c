@@ -362,7 +362,8 @@ static void csv_row(FILE *f, const bench_row *r)
 static void write_csv(FILE *f, const bench_report *r)
 {
 	fputs("impl,codec,config,status,messages,size_bytes,encode_us,decode_us,total_us,"
-	      "msgs_per_s,threads,mt_msgs_per_s,mt_one_thread_msgs_per_s,speedup,host_speedup,paired_decode_us,decode_per_scan,"
+	      "msgs_per_s,threads,mt_msgs_per_s,mt_one_thread_msgs_per_s,speedup,host_speedup,"
+	      "paired_decode_us,decode_per_scan,"
 	      "paired_non_reentrant_us,paired_reentrant_us,reentrant_per_non_reentrant,error\n",
 	      f);
 	for (size_t i = 0; i < r->nrows; i++)

@@ -238,8 +238,8 @@ int main(int argc, char **argv)
 	}
 	/*
 	 * With --threads, what the host gives N threads of plain integer code,
-	 * before the rows and after them (a shared host changes in between): the
-	 * ceiling the rows' speed-ups are read against.
+	 * before the rows and after them (a shared host changes in between), to
+	 * read the rows' speed-ups against (each row also measures it meanwhile).
 	 */
 	double chain0 = 0, indep0 = 0;
 	if (params.threads > 1)
