@@ -112,14 +112,57 @@ typedef ]b4_int_type(0, m4_eval(b4_states_number - 1))[ yy_state_t;
 # define YYMAXDEPTH ]b4_stack_depth_max[
 #endif
 
-]b4_integral_parser_table_define([pact], [b4_pact])[
-]b4_integral_parser_table_define([defact], [b4_defact])[
-]b4_integral_parser_table_define([pgoto], [b4_pgoto])[
-]b4_integral_parser_table_define([defgoto], [b4_defgoto])[
-]b4_integral_parser_table_define([table], [b4_table])[
-]b4_integral_parser_table_define([check], [b4_check])[
-]b4_integral_parser_table_define([r1], [b4_r1])[
-]b4_integral_parser_table_define([r2], [b4_r2])[
+/*
+ * yacc.c's tables, as members of one object: the parse loop reaches them
+ * all through one pointer it keeps in a register (yyT in yyparse).
+ * Separate arrays in position-independent code cost an instruction more
+ * per load, to form each array's address from the program counter.
+ */
+static const struct yytables
+{
+  ]b4_int_type_for([b4_pact])[ pact@{]m4_count(m4_unquote(b4_pact))[@};
+  ]b4_int_type_for([b4_defact])[ defact@{]m4_count(m4_unquote(b4_defact))[@};
+  ]b4_int_type_for([b4_pgoto])[ pgoto@{]m4_count(m4_unquote(b4_pgoto))[@};
+  ]b4_int_type_for([b4_defgoto])[ defgoto@{]m4_count(m4_unquote(b4_defgoto))[@};
+  ]b4_int_type_for([b4_table])[ table@{]m4_count(m4_unquote(b4_table))[@};
+  ]b4_int_type_for([b4_check])[ check@{]m4_count(m4_unquote(b4_check))[@};
+  ]b4_int_type_for([b4_r1])[ r1@{]m4_count(m4_unquote(b4_r1))[@};
+  ]b4_int_type_for([b4_r2])[ r2@{]m4_count(m4_unquote(b4_r2))[@};
+} yytables =
+{
+  {
+  ]b4_pact[
+  },
+  {
+  ]b4_defact[
+  },
+  {
+  ]b4_pgoto[
+  },
+  {
+  ]b4_defgoto[
+  },
+  {
+  ]b4_table[
+  },
+  {
+  ]b4_check[
+  },
+  {
+  ]b4_r1[
+  },
+  {
+  ]b4_r2[
+  }
+};
+#define yypact (yyT->pact)
+#define yydefact (yyT->defact)
+#define yypgoto (yyT->pgoto)
+#define yydefgoto (yyT->defgoto)
+#define yytable (yyT->table)
+#define yycheck (yyT->check)
+#define yyr1 (yyT->r1)
+#define yyr2 (yyT->r2)
 
 /* The name of a symbol, for messages. */
 static const char *yysymbol_name (yysymbol_kind_t yysymbol) YY_ATTRIBUTE_UNUSED;
@@ -156,6 +199,7 @@ static int
 yypcontext_expected_tokens (const yypcontext_t *yyctx,
                             yysymbol_kind_t yyarg@{@}, int yyargn)
 {
+  const struct yytables *yyT = &yytables;
   int yycount = 0;
   int yyn = *(yypact + *yyctx->yyssp);
   if (!yypact_value_is_default (yyn))
@@ -237,6 +281,12 @@ yystacks_grow (yystacks *yyst]b4_user_formals[)
 int
 yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
 {
+  /* The tables' address, hidden from the optimiser so that it stays in a
+     register rather than being formed again at every load. */
+  const struct yytables *yyT = &yytables;
+#if defined __GNUC__
+  __asm__ ("" : "+r" (yyT));
+#endif
   YYSTYPE yylval;
   YYSTYPE yyval;
   yy_state_t yyssa@{YYINITDEPTH@};
