@@ -277,16 +277,6 @@ typedef struct mt_shared {
 	atomic_int failed; /* a thread's work failed: the others stop working too */
 } mt_shared;
 
-/* The independent-operations loop of bench_scaling.c on this thread alone: rounds/s. */
-static double int_ops_alone(uint64_t ns)
-{
-	volatile uint64_t sink;
-	uint64_t t0 = now_ns();
-	uint64_t rounds = bench_int_ops(ns, &sink);
-	uint64_t dt = now_ns() - t0;
-	return dt ? (double)rounds * 1e9 / (double)dt : 0;
-}
-
 /*
  * One message on every thread of a pass at once, which all call this for
  * the same messages in the same order. In PAIR_SLICES slices: the first
@@ -349,7 +339,7 @@ static row_status measure_message_mt(op_ctx *c, const char *name, uint64_t min_n
 		atomic_store(&sh->failed, 1);
 	bench_together_wait(&sh->tg);
 	if (lead)
-		r->host_alone = int_ops_alone(slice);
+		r->host_alone = bench_int_ops_alone(slice);
 	bench_together_open(&sh->tg, idx);
 	volatile uint64_t sink;
 	r->host_together = bench_together_close(&sh->tg, idx, bench_int_ops(slice, &sink));

@@ -16,7 +16,6 @@
  * prints what it gave next to the row's own speed-up.
  */
 #include <stdlib.h>
-#include <time.h>
 
 #include "bench_together.h"
 #include "megaco_bench.h"
@@ -24,32 +23,25 @@
 #define SCALING_SLICES 16
 #define SCALING_SLICE_NS 4000000u /* alone and together: 2 x 16 x 4 ms a loop */
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 typedef uint64_t (*loop_fn)(uint64_t ns, volatile uint64_t *sink);
 
 static uint64_t chain_loop(uint64_t ns, volatile uint64_t *sink)
 {
-	uint64_t x = 1, rounds = 0, t0 = mono_ns();
+	uint64_t x = 1, rounds = 0, t0 = bench_mono_ns();
 	do {
 		for (int i = 0; i < 4096; i++) {
 			x = x * 6364136223846793005u + 1442695040888963407u;
 			x ^= x >> 17;
 		}
 		rounds += 4096;
-	} while (mono_ns() - t0 < ns);
+	} while (bench_mono_ns() - t0 < ns);
 	*sink = x;
 	return rounds;
 }
 
 uint64_t bench_int_ops(uint64_t ns, volatile uint64_t *sink)
 {
-	uint64_t a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, rounds = 0, t0 = mono_ns();
+	uint64_t a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, rounds = 0, t0 = bench_mono_ns();
 	do {
 		for (int i = 0; i < 4096; i++) {
 			a += b ^ c;
@@ -66,9 +58,24 @@ uint64_t bench_int_ops(uint64_t ns, volatile uint64_t *sink)
 			f ^= f >> 17;
 		}
 		rounds += 4096;
-	} while (mono_ns() - t0 < ns);
+	} while (bench_mono_ns() - t0 < ns);
 	*sink = a + b + c + d + e + f;
 	return rounds;
+}
+
+/* Rounds/s of loop on this thread alone, run for at least ns. */
+static double alone_rate(loop_fn loop, uint64_t ns)
+{
+	volatile uint64_t sink;
+	uint64_t t0 = bench_mono_ns();
+	uint64_t rounds = loop(ns, &sink);
+	uint64_t dt = bench_mono_ns() - t0;
+	return dt ? (double)rounds * 1e9 / (double)dt : 0;
+}
+
+double bench_int_ops_alone(uint64_t ns)
+{
+	return alone_rate(bench_int_ops, ns);
 }
 
 /* Holds the threads until all exist (go 1) or one could not be made (go -1). */
@@ -104,11 +111,8 @@ static void *scaling_run(void *arg)
 		return NULL;
 	for (int s = 0; s < SCALING_SLICES; s++) {
 		bench_together_wait(&sh->tg);
-		if (t->idx == 0) {
-			uint64_t t0 = mono_ns();
-			uint64_t r = sh->loop(SCALING_SLICE_NS, &sink);
-			sh->alone += (double)r * 1e9 / (double)(mono_ns() - t0);
-		}
+		if (t->idx == 0)
+			sh->alone += alone_rate(sh->loop, SCALING_SLICE_NS);
 		bench_together_open(&sh->tg, t->idx);
 		double per_s = bench_together_close(&sh->tg, t->idx, sh->loop(SCALING_SLICE_NS, &sink));
 		if (t->idx == 0)

@@ -20,7 +20,7 @@
 
 #include "bench_together.h"
 
-static uint64_t mono_ns(void)
+uint64_t bench_mono_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -77,12 +77,12 @@ void bench_together_open(bench_together *t, unsigned idx)
 {
 	pthread_barrier_wait(&t->barrier); /* all awake, ... */
 	spin_barrier(t);                   /* ... then all go at once */
-	t->stamps[idx * 3] = mono_ns();
+	t->stamps[idx * 3] = bench_mono_ns();
 }
 
 double bench_together_close(bench_together *t, unsigned idx, uint64_t done)
 {
-	t->stamps[idx * 3 + 1] = mono_ns();
+	t->stamps[idx * 3 + 1] = bench_mono_ns();
 	t->stamps[idx * 3 + 2] = done;
 	pthread_barrier_wait(&t->barrier);
 	if (idx != 0)

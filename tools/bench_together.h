@@ -17,6 +17,9 @@ typedef struct bench_together {
 	uint64_t *stamps; /* per thread: start, end, work done in the current window */
 } bench_together;
 
+/* CLOCK_MONOTONIC in ns: what the windows are timed by, one clock for all threads. */
+uint64_t bench_mono_ns(void);
+
 int bench_together_init(bench_together *t, unsigned n); /* 0 or -1 */
 void bench_together_destroy(bench_together *t);
 /* A sleeping barrier of the n threads. */

@@ -166,6 +166,8 @@ void bench_host_fill(bench_host *h);
 void bench_host_scaling(unsigned n, double *chain, double *independent);
 /* Rounds of the independent-operations loop made in at least ns (*sink keeps it live). */
 uint64_t bench_int_ops(uint64_t ns, volatile uint64_t *sink);
+/* The same loop's rounds/s on this thread alone, run for at least ns. */
+double bench_int_ops_alone(uint64_t ns);
 void bench_host_add(bench_host *h, const char *key, const char *value);
 
 /* ---- bench_report.c */
