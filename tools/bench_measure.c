@@ -278,6 +278,25 @@ typedef struct mt_shared {
 } mt_shared;
 
 /*
+ * One window of measure_message_mt: every thread loops op for slice (one
+ * whose work has failed, or whose partner's has, only passes the barriers).
+ * A failure goes to *st. Returns, for the lead, the window's ns per call of
+ * all threads together; 0 for the others and when nothing was done.
+ */
+static double together_window(op_ctx *c, mt_shared *sh, unsigned idx, op_fn op, const char *what,
+                              uint64_t slice, const char *name, row_status *st, char *why,
+                              size_t whycap)
+{
+	int rc = 0;
+	bench_together_open(&sh->tg, idx);
+	int work = *st == ROW_OK && !atomic_load(&sh->failed);
+	if (work && (rc = timed_loop(op, c, slice, NULL)) != 0)
+		*st = failure(why, whycap, name, what, rc, c);
+	double per_s = bench_together_close(&sh->tg, idx, work && !rc ? c->calls : 0);
+	return per_s > 0 ? 1e9 / per_s : 0;
+}
+
+/*
  * One message on every thread of a pass at once, which all call this for
  * the same messages in the same order. In PAIR_SLICES slices: the first
  * thread (lead) decodes and encodes alone while the others wait, then all
@@ -306,8 +325,8 @@ static row_status measure_message_mt(op_ctx *c, const char *name, uint64_t min_n
 			st = message_prepare(c, name, why, whycap);
 			prepared = st == ROW_OK;
 		}
-		if (st == ROW_OK)
-			st = time_both(c, name, min_ns / 10, slice, &dec, &enc, why, whycap);
+		if (st == ROW_OK) /* the warm-up: its times are not kept */
+			st = time_both(c, name, 0, min_ns / 10, &dec, &enc, why, whycap);
 	}
 	for (int i = 0; i < PAIR_SLICES; i++) {
 		if (st != ROW_OK)
@@ -317,23 +336,11 @@ static row_status measure_message_mt(op_ctx *c, const char *name, uint64_t min_n
 		if (lead && work && (st = time_both(c, name, 0, slice, &dec, &enc, why, whycap)) == ROW_OK)
 			r->solo += (dec + enc) / PAIR_SLICES;
 		/* Together: a window for the decodes (scans), one for the encodes. */
-		int rc = 0;
-		bench_together_open(&sh->tg, idx);
-		work = st == ROW_OK && !atomic_load(&sh->failed);
-		if (work && (rc = timed_loop(first, c, slice, NULL)) != 0)
-			st = failure(why, whycap, name, what, rc, c);
-		double per_s = bench_together_close(&sh->tg, idx, work && !rc ? c->calls : 0);
-		if (lead && per_s > 0)
-			r->dec += 1e9 / per_s / PAIR_SLICES;
-		if (c->cfg->scan_only)
-			continue;
-		bench_together_open(&sh->tg, idx);
-		work = st == ROW_OK && !atomic_load(&sh->failed);
-		if (work && (rc = timed_loop(op_encode, c, slice, NULL)) != 0)
-			st = failure(why, whycap, name, "encode", rc, c);
-		per_s = bench_together_close(&sh->tg, idx, work && !rc ? c->calls : 0);
-		if (lead && per_s > 0)
-			r->enc += 1e9 / per_s / PAIR_SLICES;
+		r->dec += together_window(c, sh, idx, first, what, slice, name, &st, why, whycap) /
+		          PAIR_SLICES;
+		if (!c->cfg->scan_only)
+			r->enc += together_window(c, sh, idx, op_encode, "encode", slice, name, &st, why,
+			                          whycap) / PAIR_SLICES;
 	}
 	if (st != ROW_OK)
 		atomic_store(&sh->failed, 1);
