@@ -68,9 +68,9 @@ static void spare_release(void *marker)
 static void spare_key_create(void) { spare_key_ok = pthread_key_create(&spare_key, spare_release) == 0; }
 
 /* Keeps b as this thread's spare if it fits the rule above; 0: the caller frees it. */
-static int spare_keep(const megaco_arena *a, arena_block *b)
+static int spare_keep(const megaco_allocator *al, arena_block *b)
 {
-	if (a->al != &megaco_default_allocator || b->size != ARENA_FIRST_BLOCK || spare)
+	if (al != &megaco_default_allocator || b->size != ARENA_FIRST_BLOCK || spare)
 		return 0;
 	if (!spare_registered) {
 		pthread_once(&spare_once, spare_key_create);
@@ -82,37 +82,56 @@ static int spare_keep(const megaco_arena *a, arena_block *b)
 	return 1;
 }
 
-void arena_reset_blocks(megaco_arena *a)
+static void free_blocks(arena_block *b, const megaco_allocator *al)
 {
-	arena_block *b = a->head;
 	while (b) {
 		arena_block *next = b->next;
-		if (!spare_keep(a, b))
-			a->al->free(a->al->user_data, b);
+		if (!spare_keep(al, b))
+			al->free(al->user_data, b);
 		b = next;
 	}
+}
+
+void arena_reset_blocks(megaco_arena *a)
+{
+	free_blocks(a->head, a->al);
 	a->head = NULL;
 	a->last = NULL;
 	a->total = 0;
 	a->nblocks = 0;
 }
 
+void arena_release(megaco_arena *a)
+{
+	/* Two loads of the fields themselves: a copy of the whole struct would
+	 * be read with wide loads right behind the allocations' narrow stores
+	 * to it (see arena_init_first in arena.h). */
+	free_blocks(a->head, a->al);
+}
+
 static size_t round_up(size_t n) { return (n + ALIGN - 1) & ~(ALIGN - 1); }
+
+/* A block of size usable bytes: this thread's spare when the rule above allows. */
+static arena_block *block_obtain(const megaco_allocator *al, size_t size)
+{
+	if (size > SIZE_MAX - sizeof(arena_block))
+		return NULL;
+	if (size == ARENA_FIRST_BLOCK && spare && al == &megaco_default_allocator) {
+		arena_block *b = spare;
+		spare = NULL;
+		return b;
+	}
+	return al->alloc(al->user_data, sizeof(arena_block) + size);
+}
 
 static arena_block *new_block(megaco_arena *a, size_t need)
 {
 	size_t size = a->next_size;
 	if (size < need)
 		size = round_up(need);
-	if (size > SIZE_MAX - sizeof(arena_block))
+	arena_block *b = block_obtain(a->al, size);
+	if (!b)
 		return NULL;
-	arena_block *b;
-	if (size == ARENA_FIRST_BLOCK && spare && a->al == &megaco_default_allocator) {
-		b = spare;
-		spare = NULL;
-	} else if (!(b = a->al->alloc(a->al->user_data, sizeof(arena_block) + size))) {
-		return NULL;
-	}
 	b->next = a->head;
 	b->size = size;
 	b->used = 0;
@@ -146,11 +165,32 @@ static void *alloc_raw(megaco_arena *a, size_t size)
 	return p + HDR;
 }
 
-void *arena_init_first(megaco_arena *a, const megaco_allocator *al, size_t first_size,
-                       size_t size)
+megaco_arena *arena_init_first(const megaco_allocator *al, size_t first_size, size_t size)
 {
-	arena_init(a, al, first_size);
-	return alloc_raw(a, size);
+	if (size < sizeof(megaco_arena) || size > SIZE_MAX / 2)
+		return NULL;
+	if (!al)
+		al = &megaco_default_allocator;
+	size_t need = HDR + round_up(size);
+	size_t bsize = first_size < need ? round_up(need) : first_size;
+	arena_block *b = block_obtain(al, bsize);
+	if (!b)
+		return NULL;
+	b->next = NULL;
+	b->size = bsize;
+	b->used = need;
+	unsigned char *p = (unsigned char *)b->data;
+	memcpy(p, &size, sizeof size);
+	/* Field by field where it stays (see arena.h). */
+	megaco_arena *a = (megaco_arena *)(void *)(p + HDR);
+	a->head = b;
+	a->al = al;
+	a->next_size = first_size < MAX_BLOCK ? first_size * 2 : first_size;
+	a->total = bsize;
+	a->nblocks = 1;
+	a->failed = 0;
+	a->last = a;
+	return a;
 }
 
 void *arena_alloc_slow(megaco_arena *a, size_t size)

@@ -3,6 +3,7 @@
  * followed by the asn1c model. One allocator call for a small message.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "MegacoMessage.h"
@@ -32,19 +33,21 @@ const megaco_options *options_or_default(const megaco_options *opts, megaco_opti
 megaco_message *message_create(megaco_name_form form, const megaco_options *opts)
 {
 	asn1_descriptors_settle();
-	megaco_arena a;
 	/* The handle and the model in one allocation, the one that makes the
-	 * first block. The handle's fields are all set below; the model must
-	 * start zeroed. */
+	 * first block, which starts with the arena (the handle's first member).
+	 * The handle's other fields are set below; the model must start zeroed. */
 	struct handle_and_model {
 		megaco_message msg;
 		MegacoMessage_t model;
-	} *both = arena_init_first(&a, opts ? opts->allocator : NULL, ARENA_FIRST_BLOCK, sizeof *both);
+	} *both;
+	_Static_assert(offsetof(struct handle_and_model, msg.arena) == 0,
+	               "the arena starts the handle, as arena_init_first() places it");
+	both = (struct handle_and_model *)(void *)arena_init_first(
+		opts ? opts->allocator : NULL, ARENA_FIRST_BLOCK, sizeof *both);
 	if (!both)
 		return NULL;
 	arena_zero(&both->model, sizeof both->model);
 	megaco_message *msg = &both->msg;
-	msg->arena = a;
 	msg->model = &both->model;
 	msg->form = form;
 	return msg;
@@ -62,9 +65,9 @@ void megaco_message_free(megaco_message *msg)
 {
 	if (!msg)
 		return;
-	/* The handle lives in its own arena: copy the arena out before freeing. */
-	megaco_arena a = msg->arena;
-	arena_reset_blocks(&a);
+	/* The handle lives in its own arena: arena_release() reads what it
+	 * needs of it before the first block goes. */
+	arena_release(&msg->arena);
 }
 
 struct MegacoMessage *megaco_message_model(megaco_message *msg)
