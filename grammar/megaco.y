@@ -190,8 +190,9 @@ static void *reply_lb(text_parse *px, const text_tok *kw, tb_list *audit)
 %param {text_parse *px}
 
 /*
- * 16 bytes: bison copies a value on every shift and twice on every reduce, so
- * list items (48 bytes) are pointers into the parse's item pool instead.
+ * 16 bytes: the parse loop copies a value on every shift and reduce (yacc.c
+ * twice on a reduce), so list items (48 bytes) are pointers into the
+ * parse's item pool instead.
  */
 %union {
 	text_tok tok;
