@@ -55,8 +55,8 @@ b4_lean_goto(m4_eval(m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r1)) - b4_tokens_n
 # stored that member, often narrower than the union (a pointer in a 16-byte
 # YYSTYPE), and a wider load right behind a narrower store to the same place
 # cannot take its bytes from the store. It waits for the store to reach the
-# cache instead, which cost a twentieth of a text decode's time here (perf:
-# a third of yyparse's samples sat on yacc.c's `*++yyvsp = yyval`). A
+# cache instead, which cost 5-10 % of a text decode's time here (perf: a
+# third of yyparse's samples sat on yacc.c's `*++yyvsp = yyval`). A
 # symbol without a type has no value to keep (b4_lhs_value below sees that
 # no action gives it one).
 m4_define([b4_lean_value],

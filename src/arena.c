@@ -16,6 +16,7 @@
 #define ALIGN ARENA_ALIGN
 #define HDR ARENA_HDR /* per-allocation size header, keeps payloads aligned */
 #define MAX_BLOCK ((size_t)1 << 20)
+#define DEFAULT_FIRST_BLOCK 4096 /* when the caller gives 0 */
 
 static void *heap_alloc(void *ud, size_t n) { (void)ud; return malloc(n); }
 static void heap_free(void *ud, void *p) { (void)ud; free(p); }
@@ -37,7 +38,7 @@ void arena_init(megaco_arena *a, const megaco_allocator *al, size_t first_size)
 {
 	memset(a, 0, sizeof *a);
 	a->al = al ? al : &megaco_default_allocator;
-	a->next_size = first_size ? first_size : 4096;
+	a->next_size = first_size ? first_size : DEFAULT_FIRST_BLOCK;
 }
 
 /*
@@ -171,6 +172,8 @@ megaco_arena *arena_init_first(const megaco_allocator *al, size_t first_size, si
 		return NULL;
 	if (!al)
 		al = &megaco_default_allocator;
+	if (!first_size)
+		first_size = DEFAULT_FIRST_BLOCK;
 	size_t need = HDR + round_up(size);
 	size_t bsize = first_size < need ? round_up(need) : first_size;
 	arena_block *b = block_obtain(al, bsize);
