@@ -16,6 +16,8 @@
 
 #include "testutil.h"
 
+#include "arena.h"
+
 /* The bound the arena design promises for corpus-sized messages. */
 #define MAX_DECODE_ALLOCS 3
 
@@ -126,6 +128,43 @@ static void test_wrap_is_live(void **state)
 	assert_true(during >= 1);
 	assert_true(heap.frees >= 1);
 	free(b);
+}
+
+/*
+ * arena_init_first (src/arena.c), which every message handle starts from:
+ * the arena lives at the start of its own first allocation, later blocks
+ * come from the same allocator, and arena_release gives every block back
+ * without touching the arena once its block has gone (ASan would see it). A
+ * first size of 0 means arena_init's default, so blocks still double.
+ */
+static void test_arena_in_first_block(void **state)
+{
+	(void)state;
+	counter c = {0, 0, 0};
+	const megaco_allocator al = {count_alloc, count_free, &c};
+	megaco_arena *a = arena_init_first(&al, 0, 200);
+	assert_non_null(a);
+	assert_int_equal(c.allocs, 1);
+	assert_int_equal((uintptr_t)a % _Alignof(megaco_arena), 0);
+	assert_ptr_equal(a->al, &al);
+	assert_int_equal(a->nblocks, 1);
+	assert_int_equal(a->head->size, 4096);
+	assert_ptr_equal(a->last, a); /* the handle is the newest allocation */
+	assert_true((unsigned char *)a >= (unsigned char *)a->head->data &&
+	            (unsigned char *)a + 200 <= (unsigned char *)a->head->data + a->head->used);
+	/* More than the first block holds: a second block, twice the first. */
+	unsigned char *big = arena_alloc(a, 5000);
+	assert_non_null(big);
+	memset(big, 0xa5, 5000);
+	assert_int_equal(a->nblocks, 2);
+	assert_int_equal(c.allocs, 2);
+	assert_int_equal(a->head->size, 8192);
+	arena_release(a);
+	assert_int_equal(c.frees, 2);
+
+	/* Too small to hold the arena itself: refused, nothing allocated. */
+	assert_null(arena_init_first(&al, 4096, sizeof(megaco_arena) - 1));
+	assert_int_equal(c.allocs, 2);
 }
 
 /*
@@ -318,6 +357,7 @@ int main(int argc, char **argv)
 	C = corpus_load(corpus_dir_from_args(argc, argv));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wrap_is_live),
+		cmocka_unit_test(test_arena_in_first_block),
 		cmocka_unit_test(test_ber_decode_allocs),
 		cmocka_unit_test(test_per_decode_allocs),
 		cmocka_unit_test(test_text_decode_allocs),
