@@ -125,14 +125,9 @@ static arena_block *block_obtain(const megaco_allocator *al, size_t size)
 	return al->alloc(al->user_data, sizeof(arena_block) + size);
 }
 
-static arena_block *new_block(megaco_arena *a, size_t need)
+/* b, of size usable bytes, becomes a's newest block (empty). */
+static void link_block(megaco_arena *a, arena_block *b, size_t size)
 {
-	size_t size = a->next_size;
-	if (size < need)
-		size = round_up(need);
-	arena_block *b = block_obtain(a->al, size);
-	if (!b)
-		return NULL;
 	b->next = a->head;
 	b->size = size;
 	b->used = 0;
@@ -141,6 +136,16 @@ static arena_block *new_block(megaco_arena *a, size_t need)
 	a->nblocks++;
 	if (a->next_size < MAX_BLOCK)
 		a->next_size *= 2;
+}
+
+static arena_block *new_block(megaco_arena *a, size_t need)
+{
+	size_t size = a->next_size;
+	if (size < need)
+		size = round_up(need);
+	arena_block *b = block_obtain(a->al, size);
+	if (b)
+		link_block(a, b, size);
 	return b;
 }
 
@@ -179,19 +184,19 @@ megaco_arena *arena_init_first(const megaco_allocator *al, size_t first_size, si
 	arena_block *b = block_obtain(al, bsize);
 	if (!b)
 		return NULL;
-	b->next = NULL;
-	b->size = bsize;
-	b->used = need;
 	unsigned char *p = (unsigned char *)b->data;
-	memcpy(p, &size, sizeof size);
-	/* Field by field where it stays (see arena.h). */
+	/* Field by field where it stays (see arena.h), as arena_init would. */
 	megaco_arena *a = (megaco_arena *)(void *)(p + HDR);
-	a->head = b;
+	a->head = NULL;
 	a->al = al;
-	a->next_size = first_size < MAX_BLOCK ? first_size * 2 : first_size;
-	a->total = bsize;
-	a->nblocks = 1;
+	a->next_size = first_size;
+	a->total = 0;
+	a->nblocks = 0;
 	a->failed = 0;
+	link_block(a, b, bsize);
+	/* Its first allocation: the size bytes that start with a. */
+	b->used = need;
+	memcpy(p, &size, sizeof size);
 	a->last = a;
 	return a;
 }
