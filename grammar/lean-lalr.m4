@@ -44,10 +44,14 @@ m4_define([b4_case],
 [  case $1:m4_ifval([$3], [ b4_comment([$3])])
 $2
 b4_syncline([@oline@], [@ofile@])dnl
-b4_lean_value(m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r1)),
-              m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r2)))dnl
-    yylen = m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r2));
-b4_lean_goto(m4_eval(m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r1)) - b4_tokens_number))])
+b4_lean_value(b4_lean_rule_lhs([$1]), b4_lean_rule_len([$1]))dnl
+    yylen = b4_lean_rule_len([$1]);
+b4_lean_goto(m4_eval(b4_lean_rule_lhs([$1]) - b4_tokens_number))])
+
+# b4_lean_rule_lhs(RULE), b4_lean_rule_len(RULE): the rule's left-hand side
+# (a symbol number) and length, from yacc.c's r1 and r2 tables.
+m4_define([b4_lean_rule_lhs], [m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r1))])
+m4_define([b4_lean_rule_len], [m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_r2))])
 
 # b4_lean_value(LHS-SYMBOL, RULE-LENGTH): $$ into the slot it takes, the
 # first of the right-hand side's (or a fresh one for an empty rule). Only
