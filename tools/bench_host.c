@@ -31,6 +31,9 @@
 #ifndef MEGACO_BENCH_PARSE_LOOP
 #define MEGACO_BENCH_PARSE_LOOP "unknown"
 #endif
+#ifndef MEGACO_BENCH_PGO
+#define MEGACO_BENCH_PGO "unknown"
+#endif
 
 void bench_host_add(bench_host *h, const char *key, const char *value)
 {
@@ -96,4 +99,6 @@ void bench_host_fill(bench_host *h)
 	bench_host_add(h, "bison", MEGACO_BENCH_BISON_VERSION);
 	/* yacc.c's or grammar/lean-lalr.m4's: the text decode rows depend on it. */
 	bench_host_add(h, "parse_loop", MEGACO_BENCH_PARSE_LOOP);
+	/* A profile-guided library (cmake/Pgo.cmake) decodes 5-10 % faster. */
+	bench_host_add(h, "pgo", MEGACO_BENCH_PGO);
 }

@@ -146,7 +146,7 @@ void bench_measure_row(const bench_config *cfg, const bench_corpus *c, const ben
                        bench_row *row);
 
 /* ---- bench_host.c */
-#define BENCH_HOST_MAX 16
+#define BENCH_HOST_MAX 20
 typedef struct bench_kv {
 	char key[32];
 	char value[256];
