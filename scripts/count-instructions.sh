@@ -7,15 +7,16 @@
 #
 #   scripts/count-instructions.sh ENCODING dec|enc|scan [--non-reentrant]
 #
-# Uses build-release/ (configured here if needed, Release, as scripts/bench.sh;
-# megaco-loop is rebuilt first so the count is of the working tree).
+# Uses build-release/ (configured here if needed, Release and profile-guided,
+# as scripts/bench.sh; megaco-loop is rebuilt first so the count is of the
+# working tree). A profile-guided build's counts differ from a plain one's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $# -ge 2 ]] || { echo "usage: $0 pretty|compact|ber|per dec|enc|scan [--non-reentrant]" >&2; exit 2; }
 enc=$1 op=$2 nr=${3:-}
 command -v valgrind >/dev/null || { echo "$0: needs valgrind" >&2; exit 2; }
 if [[ ! -f build-release/CMakeCache.txt ]]; then
-	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DMEGACO_TESTS=OFF >/dev/null
+	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DMEGACO_TESTS=OFF -DMEGACO_PGO=ON >/dev/null
 fi
 cmake --build build-release -j"$(nproc 2>/dev/null || echo 2)" --target megaco-loop >/dev/null
 files=(corpus/"$enc"/*)
