@@ -22,7 +22,8 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 # The build scripts/bench.sh times (cmake/Pgo.cmake): Release, trained on the
 # corpus. Its optimiser works from different assumptions, so the whole suite
 # runs against it too; with warnings as errors, a library object left without
-# a profile fails the build.
+# a profile fails the build, and its ctest pgo_applied checks that the hot
+# code was compiled with the profile.
 echo "== tests with a profile-guided library (MEGACO_PGO=ON, Release) =="
 cmake -S . -B build-pgo -DMEGACO_WERROR=ON -DMEGACO_PGO=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-pgo -j"$jobs"
