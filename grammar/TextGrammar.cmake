@@ -14,12 +14,15 @@ file(MAKE_DIRECTORY ${TEXT_GEN_DIR})
 # yacc.c itself, which parses the same.
 # TEXT_PARSE_LOOP names the one used (megaco-bench prints it).
 set(_skeleton)
+set(_skeleton_unused)
 set(TEXT_PARSE_LOOP "yacc.c")
 if(MEGACO_LEAN_PARSER AND BISON_VERSION VERSION_GREATER_EQUAL 3.8 AND BISON_VERSION VERSION_LESS 3.9)
   set(_skeleton --skeleton=${_g}/lean-lalr.m4)
+  set(_skeleton_unused ${TEXT_GEN_DIR}/megaco_parse.c.yacc-unused) # yacc.c's own parser file
   set(TEXT_PARSE_LOOP "grammar/lean-lalr.m4")
 endif()
 add_custom_command(OUTPUT ${TEXT_GEN_DIR}/megaco_parse.c ${TEXT_GEN_DIR}/megaco_parse.h
+  BYPRODUCTS ${_skeleton_unused}
   COMMAND ${BISON_EXECUTABLE} -Wall -Werror ${_skeleton} --defines=${TEXT_GEN_DIR}/megaco_parse.h
           -o ${TEXT_GEN_DIR}/megaco_parse.c ${_g}/megaco.y
   DEPENDS ${_g}/megaco.y ${_g}/lean-lalr.m4 COMMENT "bison grammar/megaco.y")

@@ -6,9 +6,9 @@
 # that grows, the lookahead kept in a variable that actions may change) this
 # grammar never uses. This skeleton lets yacc.c do everything else (the
 # header with tokens and YYSTYPE, every table, every M4 definition), sends
-# yacc.c's parser file to /dev/null, and writes its own parser file: the
-# same tables and user code around a loop that does only what this grammar
-# needs. Requires bison 3.8 (TextGrammar.cmake checks; other versions get
+# yacc.c's parser file to an unused file beside ours (OUTPUT.yacc-unused),
+# and writes its own parser file: the same tables and user code around a
+# loop that does only what this grammar needs. Requires bison 3.8 (TextGrammar.cmake checks; other versions get
 # yacc.c itself, which behaves the same).
 #
 # What the loop leaves out, and why that is safe here:
@@ -31,7 +31,10 @@
 # declares arrays with bison's @{ @} for [ ].
 
 m4_define([b4_lean_parser_file_name], m4_defn([b4_parser_file_name]))
-m4_define([b4_parser_file_name], [[/dev/null]])
+# Not /dev/null: bison deletes the files it was writing when it fails, and
+# run as root it would delete /dev/null (as a refused grammar did in CI).
+m4_define([b4_parser_file_name],
+          m4_dquote(m4_unquote(m4_defn([b4_lean_parser_file_name]))[.yacc-unused]))
 m4_include(b4_skeletonsdir/[yacc.c])
 
 # Each action's case ends by storing $$ in its stack slot and setting the
