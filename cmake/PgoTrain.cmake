@@ -1,9 +1,9 @@
 # The training run of MEGACO_PGO=ON (cmake/Pgo.cmake), as a script:
 #   cmake -DLOOP=megaco-loop -DCORPUS=DIR -DPROFILE_DIR=DIR -DROUNDS=N -P PgoTrain.cmake
 # Starts from an empty profile (GCC adds a run's counts to what is there), then
-# runs each operation megaco-bench times over CORPUS/<encoding>/*: decode and
-# encode for all four encodings, and for the text ones the other scanner and
-# the scanner alone. Any codec error fails the build: a profile of error
+# runs each operation that megaco-bench times over CORPUS/<encoding>/*: decode
+# and encode for all four encodings, and for the text ones the other scanner
+# and the scanner alone. Any codec error fails the build: a profile of error
 # paths would describe the wrong program.
 
 foreach(v LOOP CORPUS PROFILE_DIR ROUNDS)
