@@ -8,8 +8,9 @@
 # header with tokens and YYSTYPE, every table, every M4 definition), sends
 # yacc.c's parser file to an unused file beside ours (OUTPUT.yacc-unused),
 # and writes its own parser file: the same tables and user code around a
-# loop that does only what this grammar needs. Requires bison 3.8 (TextGrammar.cmake checks; other versions get
-# yacc.c itself, which behaves the same).
+# loop that does only what this grammar needs. Requires bison 3.8
+# (TextGrammar.cmake checks; other versions get yacc.c itself, which behaves
+# the same).
 #
 # What the loop leaves out, and why that is safe here:
 # - Error recovery: the grammar has no `error` rules, so a syntax error ends
