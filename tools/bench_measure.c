@@ -278,6 +278,37 @@ typedef struct mt_shared {
 } mt_shared;
 
 /*
+ * timed_loop for a window of threads working together: calls op until the
+ * window is stopped, and stops it when slice has passed on this thread.
+ * timed_loop's own end comes at a batch's end, up to 1/16 of the time
+ * after min_ns, differently on every thread; the window lasts until the
+ * last one ends, so the time the others had stopped counted against the
+ * threads. Checking the window's flag after every call, all stop within a
+ * call of each other. Measured over the compact and BER rows with two
+ * threads: the threads' busy time was 99.2-99.4 % of the windows' with
+ * timed_loop, 99.8-99.9 % with this.
+ */
+static int window_loop(op_fn op, op_ctx *c, bench_together *tg, uint64_t slice)
+{
+	uint64_t calls = 0, batch = 1, t0 = bench_mono_ns();
+	while (!bench_together_stopped(tg)) {
+		uint64_t t = bench_mono_ns();
+		for (uint64_t i = 0; i < batch && !bench_together_stopped(tg); i++, calls++) {
+			int rc = op(c);
+			if (rc)
+				return rc;
+		}
+		uint64_t now = bench_mono_ns();
+		if (now - t0 >= slice)
+			bench_together_stop(tg);
+		else if (now - t < slice / 32 + 1)
+			batch *= 2;
+	}
+	c->calls = calls;
+	return 0;
+}
+
+/*
  * One window of measure_message_mt: every thread loops op for slice (one
  * whose work has failed, or whose partner's has, only passes the barriers).
  * A failure goes to *st. Returns, for the lead, the window's ns per call of
@@ -290,7 +321,7 @@ static double together_window(op_ctx *c, mt_shared *sh, unsigned idx, op_fn op, 
 	int rc = 0;
 	bench_together_open(&sh->tg, idx);
 	int work = *st == ROW_OK && !atomic_load(&sh->failed);
-	if (work && (rc = timed_loop(op, c, slice, NULL)) != 0)
+	if (work && (rc = window_loop(op, c, &sh->tg, slice)) != 0)
 		*st = failure(why, whycap, name, what, rc, c);
 	double per_s = bench_together_close(&sh->tg, idx, work && !rc ? c->calls : 0);
 	return per_s > 0 ? 1e9 / per_s : 0;

@@ -8,7 +8,9 @@
  * time when only some of them ran), and closes when the last one has
  * finished: from the first start to the last end, by each thread's own
  * reading of the monotonic clock. A thread that starts late or ends early
- * counts against the N threads, never for them.
+ * counts against the N threads, never for them. So that none ends early,
+ * the codec windows end together: the first thread whose time is up sets a
+ * flag (bench_together_stop) that every thread reads after each call.
  *
  * Between windows the threads wait in a sleeping barrier, so while the lead
  * times itself alone the others take nothing from it (spinning would, on a
@@ -32,6 +34,7 @@ int bench_together_init(bench_together *t, unsigned n)
 	t->n = n;
 	atomic_init(&t->arrived, 0);
 	atomic_init(&t->gen, 0);
+	atomic_init(&t->stop, 0);
 	t->stamps = calloc((size_t)n * 3, sizeof *t->stamps);
 	if (!t->stamps)
 		return -1;
@@ -58,6 +61,8 @@ static void spin_barrier(bench_together *t)
 {
 	unsigned gen = atomic_load(&t->gen);
 	if (atomic_fetch_add(&t->arrived, 1) + 1 == t->n) {
+		/* The others spin until gen moves, and the last window is closed. */
+		atomic_store(&t->stop, 0);
 		atomic_store(&t->arrived, 0);
 		atomic_fetch_add(&t->gen, 1);
 		return;

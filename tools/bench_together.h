@@ -15,6 +15,8 @@ typedef struct bench_together {
 	atomic_uint arrived, gen; /* the spin barrier that opens a window */
 	unsigned n;
 	uint64_t *stamps; /* per thread: start, end, work done in the current window */
+	/* Set once a window's time is up; read after every call, on a line of its own. */
+	_Alignas(64) atomic_int stop;
 } bench_together;
 
 /* CLOCK_MONOTONIC in ns: what the windows are timed by, one clock for all threads. */
@@ -26,6 +28,18 @@ void bench_together_destroy(bench_together *t);
 void bench_together_wait(bench_together *t);
 /* Thread idx (0..n-1) enters the window; all n leave this call within about a microsecond. */
 void bench_together_open(bench_together *t, unsigned idx);
+/*
+ * Ends the open window's work for every thread: each thread of a window that
+ * loops until bench_together_stopped() stops within a call of the others.
+ */
+static inline void bench_together_stop(bench_together *t)
+{
+	atomic_store_explicit(&t->stop, 1, memory_order_relaxed);
+}
+static inline int bench_together_stopped(bench_together *t)
+{
+	return atomic_load_explicit(&t->stop, memory_order_relaxed);
+}
 /*
  * Thread idx closes the window, having done done units of work (calls,
  * rounds). Returns, for idx 0 only, all threads' work per second from the
