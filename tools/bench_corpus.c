@@ -50,6 +50,13 @@ const char *bench_corpus_default_dir(const char *argv0, char *buf, size_t cap)
 		snprintf(buf, cap, "%s/../../corpus", exe);
 		if (has_manifest(buf))
 			return buf;
+#ifdef MEGACO_BENCH_DATA_REL
+		/* <prefix>/bin/megaco-bench -> <prefix>/share/megaco/corpus: an installed
+		   binary reads its own tree's, wherever it was installed or moved to */
+		snprintf(buf, cap, "%s/%s/corpus", exe, MEGACO_BENCH_DATA_REL);
+		if (has_manifest(buf))
+			return buf;
+#endif
 	}
 #ifdef MEGACO_BENCH_SOURCE_DIR
 	snprintf(buf, cap, "%s/corpus", MEGACO_BENCH_SOURCE_DIR);

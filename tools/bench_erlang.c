@@ -44,6 +44,12 @@ const char *bench_erlang_script(const char *explicit_path, const char *corpus_di
 		snprintf(buf, cap, "%s/../../%s", exe, SCRIPT_REL);
 		if (readable(buf))
 			return buf;
+#ifdef MEGACO_BENCH_DATA_REL
+		/* an installed binary: the script installed beside its corpus */
+		snprintf(buf, cap, "%s/%s/megaco-bench.escript", exe, MEGACO_BENCH_DATA_REL);
+		if (readable(buf))
+			return buf;
+#endif
 	}
 #ifdef MEGACO_BENCH_SOURCE_DIR
 	snprintf(buf, cap, "%s/%s", MEGACO_BENCH_SOURCE_DIR, SCRIPT_REL);

@@ -56,8 +56,11 @@ typedef struct bench_corpus {
 
 /*
  * Finds the default corpus directory (one holding manifest.yaml):
- * $MEGACO_SOURCE_DIR/corpus, <exe dir>/../../corpus (a build tree), then the
- * installed data directory. Returns buf, or NULL when none exists.
+ * $MEGACO_SOURCE_DIR/corpus, <exe dir>/../../corpus (a build tree), the
+ * installed data directory seen from the binary (<exe dir>/../share/megaco,
+ * an installed tree wherever it is), the source tree it was built from, then
+ * the installed data directory as configured. Returns buf, or NULL when none
+ * exists.
  */
 const char *bench_corpus_default_dir(const char *argv0, char *buf, size_t cap);
 /*
