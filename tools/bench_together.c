@@ -61,7 +61,7 @@ static void spin_barrier(bench_together *t)
 {
 	unsigned gen = atomic_load(&t->gen);
 	if (atomic_fetch_add(&t->arrived, 1) + 1 == t->n) {
-		/* The others spin until gen moves, and the last window is closed. */
+		/* Safe to clear here: the last window is closed, and the others spin until gen moves. */
 		atomic_store(&t->stop, 0);
 		atomic_store(&t->arrived, 0);
 		atomic_fetch_add(&t->gen, 1);
