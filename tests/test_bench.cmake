@@ -87,6 +87,32 @@ check_json("${out}" "threads 2, repeat 3" ON)
 if(NOT EXISTS ${WORK}/bench_quick.svg)
   message(FATAL_ERROR "--svg wrote no file")
 endif()
+# The chart: a label per row (eight, as in the JSON), the whole document,
+# and the method under it cut into lines short enough to stay inside the
+# chart's width (bench_svg.c, FOOT_CHARS).
+file(READ ${WORK}/bench_quick.svg svg)
+string(REGEX MATCHALL "text-anchor=\"end\"" labels "${svg}")
+list(LENGTH labels nlabels)
+if(NOT nlabels EQUAL 8)
+  message(FATAL_ERROR "--svg: ${nlabels} row labels, expected 8:\n${svg}")
+endif()
+if(NOT svg MATCHES "</svg>\n$")
+  message(FATAL_ERROR "--svg: the document does not end with </svg>")
+endif()
+# (the method has semicolons, which would split CMake's list of matches)
+string(REPLACE ";" "," svg_flat "${svg}")
+string(REGEX MATCHALL "<tspan x=\"10\"[^>]*>[^<]*</tspan>" foot "${svg_flat}")
+list(LENGTH foot nfoot)
+if(nfoot LESS 2)
+  message(FATAL_ERROR "--svg: the method is not cut into lines:\n${svg}")
+endif()
+foreach(line IN LISTS foot)
+  string(REGEX REPLACE "^<tspan[^>]*>([^<]*)</tspan>$" "\\1" text "${line}")
+  string(LENGTH "${text}" len)
+  if(len GREATER 185)
+    message(FATAL_ERROR "--svg: a method line of ${len} characters runs past the chart: ${text}")
+  endif()
+endforeach()
 
 # --compare-erlang, where Erlang/OTP is installed (the CI installs it for the
 # interop tests): codec by codec with --repeat 2, so both orders of a pair run

@@ -34,6 +34,42 @@ static void text_escaped(FILE *f, const char *s)
 	}
 }
 
+/*
+ * The method line under the chart, cut at spaces into lines of at most
+ * FOOT_CHARS characters (about the chart's width at font-size 10), so none
+ * runs past the right edge. Writes the lines as tspans when f is not NULL;
+ * returns how many there are.
+ */
+#define FOOT_CHARS 185
+
+static int foot_lines(FILE *f, const char *s, int x)
+{
+	int lines = 0;
+	while (*s) {
+		size_t len = strlen(s), cut = len;
+		if (len > FOOT_CHARS) {
+			cut = FOOT_CHARS;
+			while (cut > 0 && s[cut] != ' ')
+				cut--;
+			if (cut == 0) /* one word longer than a line: cut it */
+				cut = FOOT_CHARS;
+		}
+		if (f) {
+			char line[FOOT_CHARS + 1];
+			memcpy(line, s, cut);
+			line[cut] = 0;
+			fprintf(f, "<tspan x=\"%d\" dy=\"%d\">", x, lines ? 13 : 0);
+			text_escaped(f, line);
+			fputs("</tspan>", f);
+		}
+		lines++;
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+	return lines;
+}
+
 typedef struct bar {
 	const bench_row *row;
 	int erlang;
@@ -60,7 +96,7 @@ int bench_svg_write(const char *path, const bench_report *r)
 			max_time = bars[i].row->total_ns / 1e3;
 	}
 	int width = LABEL_W + 2 * PANEL_W + GAP + 80;
-	int height = TOP + (int)n * ROW_H + 50;
+	int height = TOP + (int)n * ROW_H + 50 + 13 * (foot_lines(NULL, r->method, 0) - 1);
 	int x1 = LABEL_W, x2 = LABEL_W + PANEL_W + GAP;
 	int bar_w = PANEL_W - 70; /* room for the value after the longest bar */
 
@@ -109,7 +145,7 @@ int bench_svg_write(const char *path, const bench_report *r)
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", x1, TOP, x1, yb);
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", x2, TOP, x2, yb);
 	fprintf(f, "<text x=\"10\" y=\"%d\" font-size=\"10\" fill=\"#555\">", yb + 24);
-	text_escaped(f, r->method);
+	foot_lines(f, r->method, 10);
 	fputs("</text>\n</svg>\n", f);
 	int bad = ferror(f);
 	return fclose(f) != 0 || bad ? -1 : 0;
