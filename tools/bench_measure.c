@@ -290,19 +290,20 @@ typedef struct mt_shared {
  */
 static int window_loop(op_fn op, op_ctx *c, bench_together *tg, uint64_t slice)
 {
-	uint64_t calls = 0, batch = 1, t0 = bench_mono_ns();
+	uint64_t calls = 0, batch = 1, t0 = bench_mono_ns(), t = t0;
 	while (!bench_together_stopped(tg)) {
-		uint64_t t = bench_mono_ns();
 		for (uint64_t i = 0; i < batch && !bench_together_stopped(tg); i++, calls++) {
 			int rc = op(c);
 			if (rc)
 				return rc;
 		}
+		/* One clock reading ends this batch and starts the next. */
 		uint64_t now = bench_mono_ns();
 		if (now - t0 >= slice)
 			bench_together_stop(tg);
 		else if (now - t < slice / 32 + 1)
 			batch *= 2;
+		t = now;
 	}
 	c->calls = calls;
 	return 0;
