@@ -1,47 +1,122 @@
 #!/usr/bin/env bash
 # megaco-conv over the corpus: every message from each of the four encodings
-# to each of the four. Binary outputs must equal the reference vectors; text
-# outputs must convert back to the reference BER. Also checks exit statuses
-# and error text on bad input.
-# usage: conv_cli.sh MEGACO_CONV CORPUS_DIR [STRIDE]
-# STRIDE k > 1 converts only every k-th message (sanitizer builds, whose
-# process starts are slow); the error checks always run.
+# to each of the four, one megaco-conv run per pair (-o DIR FILE...). Binary
+# outputs must equal the reference vectors; text outputs must convert back to
+# the reference BER. Then the command line itself: exit statuses and error
+# text on bad input and bad options, one-file mode, --version.
+# usage: conv_cli.sh MEGACO_CONV CORPUS_DIR
 set -u
-conv=$1 corpus=$2 stride=${3:-1}
+conv=$1 corpus=$2
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-fail=0 n=0 i=0
+fail=0 n=0
 encs=(pretty compact ber per)
-for f in "$corpus"/ber/*; do
-	name=${f##*/}
-	i=$((i + 1))
-	(((i - 1) % stride == 0)) || continue
-	for from in "${encs[@]}"; do
-		for to in "${encs[@]}"; do
-			n=$((n + 1))
-			out="$tmp/$name.$from.$to"
-			if ! "$conv" --from "$from" --to "$to" "$corpus/$from/$name" "$out" 2>"$tmp/err"; then
-				echo "FAIL $name $from->$to: $(cat "$tmp/err")"; fail=$((fail + 1)); continue
-			fi
-			case $to in
-			ber|per) cmp -s "$out" "$corpus/$to/$name" || { echo "FAIL $name $from->$to differs from corpus/$to"; fail=$((fail + 1)); } ;;
-			*) "$conv" --from "$to" --to ber "$out" "$out.ber" 2>"$tmp/err" && cmp -s "$out.ber" "$corpus/ber/$name" ||
-				{ echo "FAIL $name $from->$to->ber differs: $(cat "$tmp/err")"; fail=$((fail + 1)); } ;;
-			esac
-		done
+fail() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+names=()
+for f in "$corpus"/ber/*; do names+=("${f##*/}"); done
+
+# Compares DIR/NAME with REF/NAME for every name, with one checksum run per
+# side; each message that differs or is missing is one failure.
+same_as() { # LABEL DIR REF
+	local -A want=() got=()
+	local sum name
+	while read -r sum name; do want[$name]=$sum; done < <(cd "$3" && sha256sum -- "${names[@]}")
+	while read -r sum name; do got[$name]=$sum; done < <(cd "$2" && sha256sum -- "${names[@]}" 2>/dev/null)
+	for name in "${names[@]}"; do
+		n=$((n + 1))
+		[ "${got[$name]-}" = "${want[$name]}" ] || fail "$name $1 differs from $3"
+	done
+}
+
+for from in "${encs[@]}"; do
+	inputs=("${names[@]/#/$corpus/$from/}")
+	for to in "${encs[@]}"; do
+		out=$tmp/$from.$to
+		mkdir "$out"
+		"$conv" --from "$from" --to "$to" -o "$out" "${inputs[@]}" 2>"$tmp/err" ||
+			fail "$from->$to: $(head -3 "$tmp/err")"
+		case $to in
+		ber|per) same_as "$from->$to" "$out" "$corpus/$to" ;;
+		*)
+			mkdir "$out.ber"
+			"$conv" --from "$to" --to ber -o "$out.ber" "${names[@]/#/$out/}" 2>"$tmp/err" ||
+				fail "$from->$to->ber: $(head -3 "$tmp/err")"
+			same_as "$from->$to->ber" "$out.ber" "$corpus/ber" ;;
+		esac
 	done
 done
-# Errors: non-zero status and the library's text, with line:col for text.
+
+# expect STATUS GREP-PATTERN LABEL -- ARGS...: megaco-conv ARGS exits with
+# STATUS and its stderr matches the pattern (stdin from $tmp/stdin).
+: >"$tmp/stdin"
+expect() {
+	local want=$1 pattern=$2 label=$3 rc
+	shift 4
+	n=$((n + 1))
+	"$conv" "$@" <"$tmp/stdin" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "$label: exit status $rc, not $want: $(head -3 "$tmp/err")"
+	elif [ -n "$pattern" ] && ! grep -q -e "$pattern" "$tmp/err"; then
+		fail "$label: stderr lacks '$pattern': $(head -3 "$tmp/err")"
+	fi
+}
+
+# Text errors carry line:column; binary ones say what went wrong.
 printf 'MEGACO/1 [1.2.3.4]\nTransaction = 1 {\n  Context = - { Bogus }\n}\n' >"$tmp/bad.txt"
-n=$((n + 1))
-if "$conv" --from pretty --to ber "$tmp/bad.txt" >/dev/null 2>"$tmp/err"; then
-	echo "FAIL bad text accepted"; fail=$((fail + 1))
-elif ! grep -q "syntax error at line 3, column" "$tmp/err"; then
-	echo "FAIL bad text error lacks line:column: $(cat "$tmp/err")"; fail=$((fail + 1))
-fi
-n=$((n + 1))
+expect 1 "bad.txt: decode: syntax error at line 3, column 17" "bad text" -- --from pretty --to ber "$tmp/bad.txt"
 head -c 20 "$corpus/ber/msg01a" >"$tmp/trunc.ber"
-if "$conv" --from ber --to pretty "$tmp/trunc.ber" >/dev/null 2>"$tmp/err" || ! grep -q "truncated" "$tmp/err"; then
-	echo "FAIL truncated BER: $(cat "$tmp/err")"; fail=$((fail + 1))
+expect 1 "truncated" "truncated BER" -- --from ber --to pretty "$tmp/trunc.ber"
+
+# A bad file among good ones: the others are still converted, status 1.
+mkdir "$tmp/mixed"
+expect 1 "bad.txt: decode: syntax error" "bad file among good" -- --to ber -o "$tmp/mixed" \
+	"$corpus/pretty/msg01a" "$tmp/bad.txt" "$corpus/compact/msg01b"
+for m in msg01a msg01b; do
+	n=$((n + 1))
+	cmp -s "$tmp/mixed/$m" "$corpus/ber/$m" || fail "$m not converted beside a bad file"
+done
+n=$((n + 1))
+[ ! -e "$tmp/mixed/bad.txt" ] || fail "a failed conversion left an output file"
+
+# Options and paths are checked before any conversion.
+expect 2 "unknown option '--bogus'" "unknown option" -- --bogus
+expect 2 "needs a value" "missing value" -- --to
+expect 2 "unknown output encoding 'xml'" "bad --to" -- --to xml
+expect 2 "unknown encoding 'bert'" "bad --from" -- --from bert
+expect 2 "--max-size wants" "--max-size abc" -- --max-size abc "$corpus/ber/msg01a"
+expect 2 "--max-size wants" "--max-size -5" -- --max-size -5 "$corpus/ber/msg01a"
+expect 2 "bad layout" "--layout 8/8/" -- --layout 8/8/ "$corpus/pretty/msg01a"
+expect 2 "No such file or directory" "missing -o DIR" -- -o "$tmp/none" "$corpus/ber/msg01a"
+expect 2 "would both be written" "same name twice" -- -o "$tmp/mixed" "$corpus/ber/msg01a" "$corpus/per/msg01a"
+expect 2 "No such file or directory" "unwritable OUT" -- "$corpus/ber/msg01a" "$tmp/none/x"
+expect 2 "use -o DIR" "three operands" -- "$corpus/ber/msg01a" "$corpus/ber/msg01b" "$tmp/x"
+expect 1 "too large" "--max-size 10" -- --max-size 10 "$corpus/ber/msg01a"
+
+# One-file mode: IN OUT, and stdin to stdout.
+expect 0 "" "IN OUT" -- --to per "$corpus/pretty/msg03" "$tmp/one.per"
+n=$((n + 1))
+cmp -s "$tmp/one.per" "$corpus/per/msg03" || fail "IN OUT: output differs from corpus/per/msg03"
+cp "$corpus/compact/msg03" "$tmp/stdin"
+expect 0 "" "stdin to stdout" -- --to ber
+n=$((n + 1))
+cmp -s "$tmp/out" "$corpus/ber/msg03" || fail "stdin to stdout: output differs from corpus/ber/msg03"
+
+expect 0 "" "--version" -- --version
+n=$((n + 1))
+grep -Eq '^megaco-conv \(libmegaco\) [0-9]+\.[0-9]+\.[0-9]+' "$tmp/out" || fail "--version printed: $(cat "$tmp/out")"
+
+# Binary output to a terminal is refused unless forced (script(1) gives the tty).
+if command -v script >/dev/null; then
+	n=$((n + 2))
+	script -qec "'$conv' --to ber '$corpus/pretty/msg01a'" /dev/null >"$tmp/tty" 2>&1 &&
+		fail "BER written to a terminal: $(head -c 200 "$tmp/tty")"
+	grep -q "not writing ber to a terminal" "$tmp/tty" || fail "terminal refusal says: $(head -c 200 "$tmp/tty")"
+	script -qec "'$conv' --force --to ber '$corpus/pretty/msg01a'" /dev/null >/dev/null 2>&1 ||
+		fail "--force did not write BER to a terminal"
+else
+	echo "skipped: the terminal checks need script(1) (util-linux), not installed"
 fi
+
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
