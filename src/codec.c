@@ -65,7 +65,10 @@ int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco
 	if (enc == MEGACO_ENC_AUTO) {
 		int rc = megaco_detect(buf, len, &enc, NULL);
 		if (rc != MEGACO_OK)
-			return set_error(err, rc, 0, "empty input");
+			return set_error(err, rc, 0, "%s",
+			                 rc == MEGACO_ERR_NOT_MEGACO
+			                         ? "neither text nor a BER or PER Megaco message"
+			                         : "empty input");
 	}
 	switch (enc) {
 	case MEGACO_ENC_BER:

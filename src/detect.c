@@ -1,7 +1,10 @@
 /*
  * Encoding and version sniffing from the first bytes of a buffer, without
  * decoding: text starts with a MEGACO/ or !/ header (after white space and
- * comments), BER with a SEQUENCE whose length matches, anything else is PER.
+ * comments), BER with a SEQUENCE whose length fits, PER with the bits of a
+ * version 1..3 header. What is none of these but starts with printable
+ * octets is text with a bad header (the text decoder then says where); the
+ * rest is not a Megaco message at all.
  */
 #include <ctype.h>
 #include <string.h>
@@ -73,8 +76,11 @@ static int detect_text(const unsigned char *p, size_t len, megaco_encoding *enc,
 /* BER: 30 len [A0 auth] A1 len 80 01 version ... */
 static int detect_ber(const unsigned char *p, size_t len, int *version)
 {
-	if (len < 2 || p[0] != 0x30)
+	if (p[0] != 0x30)
 		return 0;
+	*version = 0;
+	if (len < 2)
+		return 1; /* a lone SEQUENCE tag: the decoder says truncated */
 	size_t i = 1, body;
 	if (p[i] < 0x80) {
 		body = p[i++];
@@ -96,7 +102,6 @@ static int detect_ber(const unsigned char *p, size_t len, int *version)
 	 */
 	if (body > len - i && !(p[1] == 0x80 && len >= 4))
 		return 0;
-	*version = 0;
 	/* Best effort: step over the optional [0] authHeader to read the version. */
 	if (i + 1 < len && p[i] == 0xA0 && p[i + 1] < 0x80)
 		i += 2 + p[i + 1];
@@ -124,19 +129,60 @@ static unsigned get_bits(const unsigned char *p, size_t len, size_t bit, unsigne
 /*
  * UPER: presence bit of authHeader (then its fixed 4+4 octets, a 5-bit
  * length 12..32 and the data), Message's extension bit, version as 7 bits.
+ * Returns the bit offset of the version.
  */
+static size_t per_version_bit(const unsigned char *p, size_t len, int *ok)
+{
+	size_t bit = 0;
+	if (get_bits(p, len, bit++, 1, ok)) {
+		bit += 64;
+		unsigned adlen = get_bits(p, len, bit, 5, ok) + 12;
+		bit += 5 + 8 * (size_t)adlen;
+	}
+	return bit + 1; /* past the extension bit of Message */
+}
+
+/* 1 when the buffer ends before the version bits. */
+static int per_version_cut(const unsigned char *p, size_t len)
+{
+	int ok = 1;
+	size_t bit = per_version_bit(p, len, &ok);
+	return !ok || bit + 7 > 8 * len;
+}
+
 static int per_version(const unsigned char *p, size_t len)
 {
 	int ok = 1;
-	size_t bit = 0;
-	if (get_bits(p, len, bit++, 1, &ok)) {
-		bit += 64;
-		unsigned adlen = get_bits(p, len, bit, 5, &ok) + 12;
-		bit += 5 + 8 * (size_t)adlen;
-	}
-	bit++; /* extension bit of Message */
+	size_t bit = per_version_bit(p, len, &ok);
 	unsigned v = get_bits(p, len, bit, 7, &ok);
 	return ok ? (int)v : 0;
+}
+
+/*
+ * Plausible UPER: without an authHeader the first octet holds the presence
+ * bit, the extension bit and the top six bits of the version, so it is 0x00
+ * or 0x01 for versions up to 3 (a bad version is left to the decoder to
+ * name). With one it starts with a 1 bit; then the version must be 1..3, or
+ * the buffer must end before it (the decoder says truncated).
+ */
+static int plausible_per(const unsigned char *p, size_t len, int *version)
+{
+	*version = per_version(p, len);
+	if (p[0] <= 0x01)
+		return 1;
+	if (!(p[0] & 0x80))
+		return 0;
+	return (*version >= 1 && *version <= 3) || per_version_cut(p, len);
+}
+
+/* Text-like: the first octets (up to 8) are printable ASCII or line space. */
+static int looks_like_text(const unsigned char *p, size_t len)
+{
+	size_t n = len < 8 ? len : 8;
+	for (size_t i = 0; i < n; i++)
+		if (!((p[i] >= 0x20 && p[i] < 0x7F) || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+			return 0;
+	return 1;
 }
 
 int megaco_detect(const void *buf, size_t len, megaco_encoding *enc, int *version)
@@ -149,10 +195,16 @@ int megaco_detect(const void *buf, size_t len, megaco_encoding *enc, int *versio
 		return MEGACO_ERR_TRUNCATED;
 	const unsigned char *p = buf;
 	if (!detect_text(p, len, &e, &v)) {
-		if (detect_ber(p, len, &v))
+		if (detect_ber(p, len, &v)) {
 			e = MEGACO_ENC_BER;
-		else
-			v = per_version(p, len);
+		} else if (plausible_per(p, len, &v)) {
+			e = MEGACO_ENC_PER;
+		} else if (looks_like_text(p, len)) {
+			e = MEGACO_ENC_PRETTY; /* a mistyped header: the text decoder says where */
+			v = 0;
+		} else {
+			return MEGACO_ERR_NOT_MEGACO;
+		}
 	}
 	if (enc)
 		*enc = e;

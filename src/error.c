@@ -28,6 +28,7 @@ const char *megaco_strerror(int code)
 	case MEGACO_ERR_BUFFER_TOO_SMALL: return "output buffer too small";
 	case MEGACO_ERR_UNKNOWN_NAME: return "name has no mapping";
 	case MEGACO_ERR_INTERNAL: return "internal error";
+	case MEGACO_ERR_NOT_MEGACO: return "not a Megaco message";
 	}
 	return "unknown error";
 }

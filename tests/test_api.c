@@ -85,7 +85,7 @@ static void test_strerror_all_codes(void **state)
 {
 	(void)state;
 	const char *seen[32] = { 0 };
-	for (int code = MEGACO_OK; code >= MEGACO_ERR_INTERNAL; code--) {
+	for (int code = MEGACO_OK; code >= MEGACO_ERR_NOT_MEGACO; code--) {
 		const char *s = megaco_strerror(code);
 		assert_non_null(s);
 		assert_true(strlen(s) > 3);
@@ -95,7 +95,7 @@ static void test_strerror_all_codes(void **state)
 				fail_msg("codes %d and %d share the text \"%s\"", -k, code, s);
 		seen[-code] = s;
 	}
-	const int unknown[] = { 1, 42, MEGACO_ERR_INTERNAL - 1, -1000, INT_MIN, INT_MAX };
+	const int unknown[] = { 1, 42, MEGACO_ERR_NOT_MEGACO - 1, -1000, INT_MIN, INT_MAX };
 	for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
 		assert_string_equal(megaco_strerror(unknown[i]), "unknown error");
 }
@@ -362,7 +362,9 @@ static void test_detect_samples(void **state)
 		{ "\x30\x80\xa1\x80\x80\x01\x03", MEGACO_ENC_BER, 3, 7 }, /* indefinite */
 		{ "\x01\x80\x00", MEGACO_ENC_PER, 3, 3 }, /* UPER: 0 0 0000011 ... */
 		{ "\x00\x80", MEGACO_ENC_PER, 1, 2 },
-		{ "\x31\x05\xa1\x03\x80\x01\x02", MEGACO_ENC_PER, 98, 7 }, /* not a SEQUENCE: PER bits 0 0 1100010 */
+		{ "\x01\x05\xa1\x03\x80\x01\x02", MEGACO_ENC_PER, 2, 7 }, /* not a SEQUENCE: PER bits 0 0 0000010 */
+		{ "MEGCAO/1 [1.2.3.4]", MEGACO_ENC_PRETTY, 0, 0 }, /* mistyped header: text */
+		{ "\x81", MEGACO_ENC_PER, 0, 1 }, /* authHeader cut before the version */
 	};
 	for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
 		size_t len = samples[i].len ? samples[i].len : strlen(samples[i].text);
@@ -378,6 +380,8 @@ static void test_detect_samples(void **state)
 	int v = 5;
 	assert_int_equal(megaco_detect("", 0, &e, &v), MEGACO_ERR_TRUNCATED);
 	assert_int_equal(megaco_detect(NULL, 0, &e, &v), MEGACO_ERR_TRUNCATED);
+	assert_int_equal(megaco_detect("\x31\x05\xa1", 3, &e, &v), MEGACO_ERR_NOT_MEGACO);
+	assert_int_equal(megaco_detect("\x10\x00", 2, &e, &v), MEGACO_ERR_NOT_MEGACO);
 	assert_int_equal(e, MEGACO_ENC_BER);
 	assert_int_equal(v, 5);
 

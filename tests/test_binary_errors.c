@@ -168,7 +168,7 @@ static int decode_checked(const char *what, megaco_encoding enc, const unsigned 
 		else
 			megaco_message_free(m);
 	} else {
-		if (rc > 0 || rc < MEGACO_ERR_INTERNAL)
+		if (rc > 0 || rc < MEGACO_ERR_NOT_MEGACO)
 			fail_msg("%s: status %d is not a megaco_status", what, rc);
 		if (rc == MEGACO_ERR_INTERNAL || rc == MEGACO_ERR_INVALID_ARGUMENT)
 			fail_msg("%s: %s: %s", what, megaco_strerror(rc), err.message);
@@ -180,8 +180,14 @@ static int decode_checked(const char *what, megaco_encoding enc, const unsigned 
 			fail_msg("%s: empty or unterminated error message", what);
 		if (err.offset > len && !(rc == MEGACO_ERR_TOO_LARGE && o))
 			fail_msg("%s: error offset %zu beyond the %zu-byte input", what, err.offset, len);
-		if (err.line != 0 || err.column != 0)
+		/* Auto-detection takes printable input for text, whose errors have a position. */
+		megaco_encoding det = MEGACO_ENC_BER;
+		int text = enc == AUTO && megaco_detect(buf, len, &det, NULL) == MEGACO_OK &&
+		           (det == MEGACO_ENC_PRETTY || det == MEGACO_ENC_COMPACT);
+		if (!text && (err.line != 0 || err.column != 0))
 			fail_msg("%s: binary error with line/column %u:%u", what, err.line, err.column);
+		if (text && (err.line == 0 || err.column == 0))
+			fail_msg("%s: text error without line/column", what);
 		int again = megaco_decode(enc, buf, len, o, &m, NULL);
 		if (again != rc || m != SENTINEL)
 			fail_msg("%s: with err == NULL got %d, not %d", what, again, rc);
@@ -229,6 +235,23 @@ static const bad_input cases[] = {
 	{ "ber empty", BER, NULL, B(""), MUT_NONE, 0, 0, 0, MEGACO_ERR_TRUNCATED, 0 },
 	{ "per empty", PER, NULL, B(""), MUT_NONE, 0, 0, 0, MEGACO_ERR_TRUNCATED, 0 },
 	{ "auto empty", AUTO, NULL, B(""), MUT_NONE, 0, 0, 0, MEGACO_ERR_TRUNCATED, 0 },
+	/* neither text nor BER nor PER (megaco_detect) */
+	{ "auto control octets", AUTO, NULL, B("\x07\x08\x09\x0a"), MUT_NONE, 0, 0, 0,
+	  MEGACO_ERR_NOT_MEGACO, 0 },
+	{ "auto not a SEQUENCE", AUTO, NULL, B("\x31\x05\xa1\x03\x80\x01\x02"), MUT_NONE, 0, 0, 0,
+	  MEGACO_ERR_NOT_MEGACO, 0 },
+	{ "auto PER auth, version 9", AUTO, NULL,
+	  B("\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+	    "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+	    "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"),
+	  MUT_NONE, 0, 0, 0, MEGACO_ERR_NOT_MEGACO, 0 },
+	{ "auto ELF header", AUTO, NULL, B("\x7f" "ELF\x02\x01\x01"), MUT_NONE, 0, 0, 0,
+	  MEGACO_ERR_NOT_MEGACO, 0 },
+	/* text with a bad header is text: a syntax error, not PER */
+	{ "auto mistyped MEGACO", AUTO, NULL, B("MEGCAO/1 [1.2.3.4]:55 T=1{C=-{}}"), MUT_NONE, 0, 0,
+	  0, MEGACO_ERR_SYNTAX, ANY_OFFSET },
+	{ "auto lower-case garbage", AUTO, NULL, B("hello"), MUT_NONE, 0, 0, 0, MEGACO_ERR_SYNTAX,
+	  ANY_OFFSET },
 	/* truncated headers */
 	{ "ber tag only", BER, NULL, B("\x30"), MUT_NONE, 0, 0, 0, MEGACO_ERR_TRUNCATED, 1 },
 	{ "ber inside long length", BER, NULL, B("\x30\x82\x01"), MUT_NONE, 0, 0, 0,

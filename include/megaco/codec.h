@@ -33,11 +33,16 @@ MEGACO_API int megaco_encoding_from_name(const char *name, megaco_encoding *out)
  * Guesses the encoding and protocol version of a buffer without decoding
  * it: text starts (after white space and comments) with MEGACO/ or !/ (or an
  * authentication header); BER with a SEQUENCE tag whose length fits the
- * buffer; anything else is taken as PER. Text with a long "MEGACO" keyword
- * is reported as pretty, with "!" as compact (one parser reads both).
- * *version is set when it can be read (0 otherwise); either out-pointer may be NULL.
- * Returns MEGACO_OK, MEGACO_ERR_INVALID_ARGUMENT, or MEGACO_ERR_TRUNCATED for
- * an empty buffer.
+ * buffer; PER with the header bits of a message (first octet 0x00 or 0x01,
+ * or an authHeader followed by version 1..3). Text with a long "MEGACO"
+ * keyword is reported as pretty, with "!" as compact (one parser reads
+ * both). Anything else whose first octets (up to 8) are printable ASCII or
+ * line white space is reported as pretty text with version 0, so that the
+ * text decoder reports its bad header with line and column.
+ * *version is set when it can be read (0 otherwise); either out-pointer may
+ * be NULL, and both are left untouched on failure.
+ * Returns MEGACO_OK, MEGACO_ERR_INVALID_ARGUMENT, MEGACO_ERR_TRUNCATED for
+ * an empty buffer, or MEGACO_ERR_NOT_MEGACO for bytes that are none of these.
  */
 MEGACO_API int megaco_detect(const void *buf, size_t len, megaco_encoding *enc, int *version);
 
@@ -48,7 +53,8 @@ MEGACO_API int megaco_detect(const void *buf, size_t len, megaco_encoding *enc, 
  * Returns MEGACO_OK or a negative megaco_status: INVALID_ARGUMENT, NOMEM,
  * UNSUPPORTED, TOO_LARGE, TOO_DEEP, TRUNCATED, TRAILING_DATA, BAD_LENGTH,
  * BAD_TAG, MALFORMED, VERSION, and for text SYNTAX, TOKEN_TOO_LONG,
- * UNTERMINATED, BAD_CHARACTER, NUMBER_RANGE.
+ * UNTERMINATED, BAD_CHARACTER, NUMBER_RANGE; with MEGACO_ENC_AUTO also
+ * NOT_MEGACO (see megaco_detect).
  */
 MEGACO_API int megaco_decode(megaco_encoding enc, const void *buf, size_t len,
                              const megaco_options *opts, megaco_message **out,

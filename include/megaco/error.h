@@ -35,7 +35,8 @@ typedef enum megaco_status {
 	MEGACO_ERR_VERSION_MISMATCH = -18,/**< element not allowed in the message's protocol version */
 	MEGACO_ERR_BUFFER_TOO_SMALL = -19,/**< caller's output buffer too small; *out_len tells the need */
 	MEGACO_ERR_UNKNOWN_NAME = -20,    /**< a name with no mapping to the target form (package, ID) */
-	MEGACO_ERR_INTERNAL = -21         /**< a bug in libmegaco: please report */
+	MEGACO_ERR_INTERNAL = -21,        /**< a bug in libmegaco: please report */
+	MEGACO_ERR_NOT_MEGACO = -22       /**< bytes that are neither text nor a plausible BER/PER message (auto-detection) */
 } megaco_status;
 
 /**
