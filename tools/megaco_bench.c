@@ -4,14 +4,18 @@
  * side with Erlang itself (--compare-erlang). This file: options and the run;
  * the stages are listed in megaco_bench.h.
  */
-#include <fnmatch.h>
+#include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_args.h"
 #include "megaco_bench.h"
+
+#define PROG "megaco-bench"
 
 #define DEFAULT_MIN_TIME 0.01 /* 8 rows x 149 messages x 2 ops x 11 ms: about 25 s */
 
@@ -77,6 +81,7 @@ static void usage(FILE *to)
 	        "  --erlang-script PATH  the escript to use with --compare-erlang\n"
 	        "  --require-all         rows whose codec is not built yet (unavailable) are errors\n"
 	        "  -h, --help            this text\n"
+	        "  -V, --version         the library version\n"
 	        "\n"
 	        "A row is ok, failed (a check failed: message and error shown) or unavailable (the\n"
 	        "library returns MEGACO_ERR_UNSUPPORTED for it). Exit status: 0 all rows ok or\n"
@@ -97,89 +102,172 @@ static const bench_config all_configs[] = {
 };
 #define N_CONFIGS (sizeof all_configs / sizeof all_configs[0])
 
-static int parse_positive(const char *s, double *out)
+/* Seconds as a plain decimal ("0.01", "2"): no sign, blanks, inf or nan. */
+static int parse_seconds(const char *s, double *out)
 {
 	char *end;
+	if ((*s < '0' || *s > '9') && *s != '.')
+		return -1;
 	double v = strtod(s, &end);
-	if (!*s || *end || !(v > 0))
+	if (*end || !(v > 0 && v <= 60))
 		return -1;
 	*out = v;
 	return 0;
 }
 
+/*
+ * Every name in a --codecs list is a codec of ours or Erlang's; erl_dist
+ * (Erlang only) selects nothing without --compare-erlang. Returns 0 or -1
+ * (said why).
+ */
+static int check_codecs(const char *list, int compare)
+{
+	static const char *const known[] = { "pretty", "compact", "ber", "per", "erl_dist" };
+	int ours = 0;
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ","), k;
+		for (k = 0; k < sizeof known / sizeof known[0]; k++)
+			if (strlen(known[k]) == len && !strncmp(p, known[k], len))
+				break;
+		if (k == sizeof known / sizeof known[0]) {
+			fprintf(stderr, PROG ": --codecs: unknown codec '%.*s' (pretty, compact, ber, per, erl_dist)\n",
+			        (int)len, p);
+			return -1;
+		}
+		ours += strcmp(known[k], "erl_dist") != 0;
+		p += len;
+		if (!*p)
+			break;
+	}
+	if (!ours && !compare) {
+		fprintf(stderr, PROG ": --codecs %s selects no row without --compare-erlang\n", list);
+		return -1;
+	}
+	return 0;
+}
+
+enum {
+	OPT_CORPUS = 256, OPT_SET, OPT_MESSAGES, OPT_CODECS, OPT_MIN_TIME, OPT_REPEAT, OPT_THREADS,
+	OPT_CLOCK, OPT_FORMAT, OPT_OUTPUT, OPT_SVG, OPT_COMPARE, OPT_SCRIPT, OPT_REQUIRE_ALL
+};
+
+static const struct option long_options[] = {
+	{ "corpus", required_argument, NULL, OPT_CORPUS },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "messages", required_argument, NULL, OPT_MESSAGES },
+	{ "codecs", required_argument, NULL, OPT_CODECS },
+	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "compare-erlang", no_argument, NULL, OPT_COMPARE },
+	{ "erlang-script", required_argument, NULL, OPT_SCRIPT },
+	{ "require-all", no_argument, NULL, OPT_REQUIRE_ALL },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int main(int argc, char **argv)
 {
 	const char *corpus_arg = NULL, *set = "time_test", *glob = NULL, *codecs = NULL;
 	const char *svg = NULL, *script_arg = NULL, *output = NULL;
-	int compare = 0, require_all = 0;
+	int compare = 0, require_all = 0, opt;
 	bench_format fmt = FMT_TABLE;
 	bench_params params = { DEFAULT_MIN_TIME, 1, 1, 0, 0 };
+	unsigned long long num;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		double d;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":hV", long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--compare-erlang")) {
+		case 'V':
+			cli_print_version(PROG);
+			return 0;
+		case OPT_COMPARE:
 			compare = 1;
-		} else if (!strcmp(a, "--require-all")) {
+			break;
+		case OPT_REQUIRE_ALL:
 			require_all = 1;
-		} else if (!val) {
-			fprintf(stderr, "megaco-bench: unknown option or missing value: %s\n", a);
-			usage(stderr);
-			return 2;
-		} else if (!strcmp(a, "--clock")) {
-			if (strcmp(val, "wall") && strcmp(val, "cpu")) {
-				fprintf(stderr, "megaco-bench: --clock is wall or cpu\n");
+			break;
+		case OPT_CLOCK:
+			if (strcmp(optarg, "wall") && strcmp(optarg, "cpu")) {
+				fprintf(stderr, PROG ": --clock is wall or cpu\n");
 				return 2;
 			}
-			params.cpu_clock = !strcmp(argv[++i], "cpu");
-		} else if (!strcmp(a, "--corpus")) {
-			corpus_arg = argv[++i];
-		} else if (!strcmp(a, "--set")) {
-			set = argv[++i];
-		} else if (!strcmp(a, "--messages")) {
-			glob = argv[++i];
-		} else if (!strcmp(a, "--codecs")) {
-			codecs = argv[++i];
-		} else if (!strcmp(a, "--svg")) {
-			svg = argv[++i];
-		} else if (!strcmp(a, "--output")) {
-			output = argv[++i];
-		} else if (!strcmp(a, "--erlang-script")) {
-			script_arg = argv[++i];
-		} else if (!strcmp(a, "--min-time")) {
-			if (parse_positive(val, &params.min_time) < 0 || params.min_time > 60) {
-				fprintf(stderr, "megaco-bench: --min-time wants seconds in (0, 60]\n");
+			params.cpu_clock = !strcmp(optarg, "cpu");
+			break;
+		case OPT_CORPUS:
+			corpus_arg = optarg;
+			break;
+		case OPT_SET:
+			set = optarg;
+			break;
+		case OPT_MESSAGES:
+			glob = optarg;
+			break;
+		case OPT_CODECS:
+			codecs = optarg;
+			break;
+		case OPT_SVG:
+			svg = optarg;
+			break;
+		case OPT_OUTPUT:
+			output = optarg;
+			break;
+		case OPT_SCRIPT:
+			script_arg = optarg;
+			break;
+		case OPT_MIN_TIME:
+			if (parse_seconds(optarg, &params.min_time) < 0) {
+				fprintf(stderr, PROG ": --min-time wants seconds in (0, 60]: '%s'\n", optarg);
 				return 2;
 			}
-			i++;
-		} else if (!strcmp(a, "--repeat") || !strcmp(a, "--threads")) {
-			if (parse_positive(val, &d) < 0 || d != (unsigned)d || d > 1024) {
-				fprintf(stderr, "megaco-bench: %s wants a whole number 1..1024\n", a);
+			break;
+		case OPT_REPEAT:
+		case OPT_THREADS:
+			if (cli_parse_number(optarg, 1, 1024, &num) < 0) {
+				fprintf(stderr, PROG ": --%s wants a whole number 1..1024: '%s'\n",
+				        opt == OPT_REPEAT ? "repeat" : "threads", optarg);
 				return 2;
 			}
-			*(!strcmp(a, "--repeat") ? &params.repeat : &params.threads) = (unsigned)d;
-			i++;
-		} else if (!strcmp(a, "--format")) {
-			if (!strcmp(val, "table"))
+			*(opt == OPT_REPEAT ? &params.repeat : &params.threads) = (unsigned)num;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "table"))
 				fmt = FMT_TABLE;
-			else if (!strcmp(val, "csv"))
+			else if (!strcmp(optarg, "csv"))
 				fmt = FMT_CSV;
-			else if (!strcmp(val, "json"))
+			else if (!strcmp(optarg, "json"))
 				fmt = FMT_JSON;
-			else if (!strcmp(val, "yaml"))
+			else if (!strcmp(optarg, "yaml"))
 				fmt = FMT_YAML;
 			else {
-				fprintf(stderr, "megaco-bench: --format is table, csv, json or yaml\n");
+				fprintf(stderr, PROG ": --format is table, csv, json or yaml\n");
 				return 2;
 			}
-			i++;
-		} else {
-			fprintf(stderr, "megaco-bench: unknown option %s\n", a);
-			usage(stderr);
+			break;
+		default:
+			cli_option_error(PROG, opt, argv[optind - 1], optopt);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s' (options only)\n", argv[optind]);
+		return 2;
+	}
+	if (codecs && check_codecs(codecs, compare) < 0)
+		return 2;
+	/* Output paths now, not after a run of minutes. */
+	const char *paths[] = { output, svg };
+	for (size_t i = 0; i < 2; i++) {
+		if (paths[i] && cli_check_writable(paths[i]) < 0) {
+			fprintf(stderr, PROG ": %s %s: %s\n", i ? "--svg" : "--output", paths[i], strerror(errno));
 			return 2;
 		}
 	}

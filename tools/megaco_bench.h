@@ -8,7 +8,8 @@
  * bench_scaling.c (what N threads get on this host),
  * bench_erlang.c (the Erlang side), bench_run.c (the
  * order of the rows, ours and Erlang's), megaco_bench.c (options,
- * then the run and its report).
+ * then the run and its report; its option helpers, cli_args.c, are
+ * shared with megaco-conv).
  */
 #ifndef MEGACO_BENCH_H
 #define MEGACO_BENCH_H
