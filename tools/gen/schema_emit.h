@@ -1,0 +1,14 @@
+/* Emitters of the generated sources (tools/gen), each from the schema model. */
+#ifndef MEGACO_GEN_SCHEMA_EMIT_H
+#define MEGACO_GEN_SCHEMA_EMIT_H
+
+#include <stdio.h>
+
+#include "schema_model.h"
+
+/* Each returns 0, or -1 when writing failed. */
+int emit_schema_h(const gen_schema *s, FILE *f);
+int emit_schema_c(const gen_schema *s, FILE *f);
+int emit_der_writers(const gen_schema *s, FILE *f);
+
+#endif
