@@ -7,8 +7,9 @@
 #   scripts/install-deps.sh --build    build only
 set -euo pipefail
 
-build_pkgs=(cmake make gcc flex bison asn1c libcmocka-dev libyaml-dev pkg-config python3)
-test_pkgs=(erlang-base erlang-megaco erlang-asn1 erlang-src clang libclang-rt-14-dev valgrind)
+build_pkgs=(cmake make gcc flex bison asn1c libcmocka-dev libyaml-dev pkg-config python3 libpcap-dev)
+test_pkgs=(erlang-base erlang-megaco erlang-asn1 erlang-src clang libclang-rt-14-dev valgrind
+	tshark tcpdump mandoc)
 
 want=("${build_pkgs[@]}")
 if [[ "${1:-}" != "--build" ]]; then

@@ -1,0 +1,214 @@
+/*
+ * Capture reading: libpcap hands over frames (pcap or pcapng, file or
+ * stdin); this file peels the link layer (Ethernet with VLAN tags, Linux
+ * cooked SLL/SLL2, raw IP, BSD loopback) and the IP header, reassembles
+ * fragments, and passes UDP, TCP and SCTP payloads on to transport.c and
+ * tcp_stream.c. Every header is read from bytes, so the host's byte order
+ * and alignment never matter.
+ */
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dump.h"
+
+/* Link-layer types (the LINKTYPE_ values libpcap reports as DLT_ values). */
+enum {
+	LT_NULL = 0, LT_EN10MB = 1, LT_RAW_OLD = 12, LT_RAW_OLD2 = 14, LT_RAW = 101,
+	LT_LINUX_SLL = 113, LT_IPV4 = 228, LT_IPV6 = 229, LT_LINUX_SLL2 = 276
+};
+enum { ETH_IPV4 = 0x0800, ETH_IPV6 = 0x86dd };
+enum { IPP_TCP = 6, IPP_UDP = 17, IPP_SCTP = 132 };
+
+static void transport_dispatch(dump_ctx *ctx, dump_origin *o, unsigned proto,
+                               const uint8_t *p, size_t len)
+{
+	switch (proto) {
+	case IPP_UDP: transport_udp(ctx, o, p, len); break;
+	case IPP_TCP: transport_tcp(ctx, o, p, len); break;
+	case IPP_SCTP: transport_sctp(ctx, o, p, len); break;
+	default: break;
+	}
+}
+
+/* key for ip_frag: family, src, dst, id (4 bytes), protocol */
+static size_t frag_key(uint8_t *key, const dump_origin *o, uint32_t id, unsigned proto)
+{
+	size_t alen = o->src.family == 4 ? 4 : 16, n = 0;
+	key[n++] = o->src.family;
+	memcpy(key + n, o->src.addr, alen), n += alen;
+	memcpy(key + n, o->dst.addr, alen), n += alen;
+	key[n++] = (uint8_t)(id >> 24), key[n++] = (uint8_t)(id >> 16);
+	key[n++] = (uint8_t)(id >> 8), key[n++] = (uint8_t)id;
+	key[n++] = (uint8_t)proto;
+	return n;
+}
+
+static void ipv4(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
+{
+	if (len < 20 || p[0] >> 4 != 4)
+		return;
+	size_t ihl = (size_t)(p[0] & 15) * 4, total = rd16(p + 2);
+	if (ihl < 20 || total < ihl || ihl > len)
+		return;
+	if (total > len) /* cut by the snapshot length: use what there is */
+		total = len;
+	/* total < len: Ethernet padding after the datagram, dropped */
+	unsigned frag = rd16(p + 6), proto = p[9];
+	o->src.family = o->dst.family = 4;
+	memcpy(o->src.addr, p + 12, 4);
+	memcpy(o->dst.addr, p + 16, 4);
+	const uint8_t *payload = p + ihl;
+	size_t plen = total - ihl;
+	if (frag & 0x3fff) { /* MF set or a non-zero offset */
+		uint8_t key[64];
+		size_t klen = frag_key(key, o, rd16(p + 4), proto);
+		payload = ip_frag_add(ctx->frags, key, klen, o->sec, (size_t)(frag & 0x1fff) * 8,
+		                      (frag & 0x2000) != 0, payload, plen, &plen);
+		if (!payload)
+			return;
+	}
+	transport_dispatch(ctx, o, proto, payload, plen);
+}
+
+static void ipv6(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
+{
+	if (len < 40 || p[0] >> 4 != 6)
+		return;
+	size_t plen = rd16(p + 4);
+	if (plen > len - 40)
+		plen = len - 40;
+	o->src.family = o->dst.family = 6;
+	memcpy(o->src.addr, p + 8, 16);
+	memcpy(o->dst.addr, p + 24, 16);
+	unsigned next = p[6];
+	const uint8_t *q = p + 40;
+	/* Extension headers: hop-by-hop, routing, destination options, fragment. */
+	for (;;) {
+		if (next == 0 || next == 43 || next == 60) {
+			if (plen < 8 || (size_t)(q[1] + 1) * 8 > plen)
+				return;
+			size_t hl = (size_t)(q[1] + 1) * 8;
+			next = q[0], q += hl, plen -= hl;
+		} else if (next == 44) {
+			if (plen < 8)
+				return;
+			unsigned off = rd16(q + 2);
+			uint8_t key[64];
+			size_t klen = frag_key(key, o, rd32(q + 4), q[0]);
+			next = q[0], q += 8, plen -= 8;
+			q = ip_frag_add(ctx->frags, key, klen, o->sec, off & 0xfff8, off & 1, q, plen, &plen);
+			if (!q)
+				return;
+		} else {
+			break;
+		}
+	}
+	transport_dispatch(ctx, o, next, q, plen);
+}
+
+static void network(dump_ctx *ctx, dump_origin *o, unsigned ethertype, const uint8_t *p, size_t len)
+{
+	if (ethertype == ETH_IPV4)
+		ipv4(ctx, o, p, len);
+	else if (ethertype == ETH_IPV6)
+		ipv6(ctx, o, p, len);
+}
+
+static void frame(dump_ctx *ctx, int linktype, dump_origin *o, const uint8_t *p, size_t len)
+{
+	switch (linktype) {
+	case LT_EN10MB: {
+		if (len < 14)
+			return;
+		size_t off = 12;
+		unsigned type = rd16(p + off);
+		/* 802.1Q, 802.1ad and the old QinQ tags, any number deep */
+		while ((type == 0x8100 || type == 0x88a8 || type == 0x9100) && len >= off + 6) {
+			off += 4;
+			type = rd16(p + off);
+		}
+		network(ctx, o, type, p + off + 2, len - off - 2);
+		break;
+	}
+	case LT_LINUX_SLL:
+		if (len >= 16)
+			network(ctx, o, rd16(p + 14), p + 16, len - 16);
+		break;
+	case LT_LINUX_SLL2:
+		if (len >= 20)
+			network(ctx, o, rd16(p), p + 20, len - 20);
+		break;
+	case LT_RAW: case LT_RAW_OLD: case LT_RAW_OLD2: case LT_IPV4: case LT_IPV6:
+		if (len >= 1)
+			network(ctx, o, p[0] >> 4 == 6 ? ETH_IPV6 : ETH_IPV4, p, len);
+		break;
+	case LT_NULL: {
+		/* The address family in the capturing host's byte order: 2 is
+		 * AF_INET everywhere; AF_INET6 differs by OS (10, 24, 28, 30). */
+		if (len < 4)
+			return;
+		uint32_t af = p[0] ? p[0] : p[3];
+		network(ctx, o, af == 2 ? ETH_IPV4 : ETH_IPV6, p + 4, len - 4);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static int linktype_known(int lt)
+{
+	switch (lt) {
+	case LT_NULL: case LT_EN10MB: case LT_RAW_OLD: case LT_RAW_OLD2: case LT_RAW:
+	case LT_LINUX_SLL: case LT_IPV4: case LT_IPV6: case LT_LINUX_SLL2:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int capture_run(dump_ctx *ctx, const char *path)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	pcap_t *pc = pcap_open_offline(path, errbuf);
+	if (!pc) {
+		fprintf(stderr, "megaco-dump: %s: %s\n", path, errbuf);
+		return 2;
+	}
+	int rc = 0;
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	for (;;) {
+		int r = pcap_next_ex(pc, &h, &data);
+		if (r == PCAP_ERROR_BREAK)
+			break;
+		if (r != 1) {
+			/* A capture cut short (a partial record at the end, or a
+			 * writer killed mid-file): keep what was read. */
+			fprintf(stderr, "megaco-dump: %s: after frame %llu: %s\n", path,
+			        (unsigned long long)ctx->frames, pcap_geterr(pc));
+			rc = 1;
+			break;
+		}
+		/* pcapng allows a link type per interface; libpcap reports the
+		 * current one. */
+		int lt = pcap_datalink(pc);
+		dump_origin o;
+		memset(&o, 0, sizeof o);
+		o.frame = ++ctx->frames;
+		o.sec = (int64_t)h->ts.tv_sec;
+		o.usec = (uint32_t)h->ts.tv_usec;
+		if (!ctx->have_first) {
+			ctx->have_first = 1;
+			ctx->first_sec = o.sec;
+			ctx->first_usec = o.usec;
+			if (!linktype_known(lt))
+				fprintf(stderr, "megaco-dump: %s: link type %d (%s) is not supported\n",
+				        path, lt, pcap_datalink_val_to_name(lt) ? pcap_datalink_val_to_name(lt) : "?");
+		}
+		frame(ctx, lt, &o, data, h->caplen);
+	}
+	pcap_close(pc);
+	return rc;
+}

@@ -1,0 +1,106 @@
+/*
+ * megaco-dump: Megaco/H.248 messages out of packet captures and message logs.
+ * The pipeline, one file per stage:
+ *   capture.c  pcap/pcapng through libpcap, link layers, IPv4/IPv6
+ *   ip_frag.c  IP fragment reassembly
+ *   transport.c UDP and SCTP payloads, splitting a payload into messages
+ *   tcp_stream.c TCP reassembly per direction and TPKT framing
+ *   msglog.c   message logs (text and BER) written and read
+ *   facts.c    what a decoded message says, at transaction/command level
+ *   filter.c   --tid, --ctx, --term, ... over those facts
+ *   output.c   summary lines, whole messages, JSON Lines (json.c)
+ *   stats.c    --stats counters and transaction response times
+ * megaco_dump.c holds the options and hands every message to dump_message().
+ */
+#ifndef MEGACO_DUMP_H
+#define MEGACO_DUMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "megaco/megaco.h"
+
+/* Multi-byte fields of packet headers, read from bytes (network order). */
+static inline unsigned rd16(const uint8_t *p) { return (unsigned)p[0] << 8 | p[1]; }
+static inline uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+typedef struct dump_endpoint {
+	uint8_t family; /* 4 or 6; 0 for a message from a log */
+	uint8_t addr[16];
+	uint16_t port;
+} dump_endpoint;
+
+typedef enum dump_transport { DUMP_UDP, DUMP_TCP, DUMP_SCTP, DUMP_LOG } dump_transport;
+
+/* Where a message came from. */
+typedef struct dump_origin {
+	uint64_t frame;  /* 1-based frame (or log record) number */
+	int64_t sec;     /* capture time */
+	uint32_t usec;
+	dump_endpoint src, dst;
+	dump_transport transport;
+} dump_origin;
+
+/* Formats "1.2.3.4:2944" or "[::1]:2944" into buf (at least 64 bytes). */
+void endpoint_format(const dump_endpoint *ep, char *buf, size_t cap);
+
+typedef struct ip_frag_table ip_frag_table;
+typedef struct tcp_table tcp_table;
+struct dump_app;
+
+/* The pipeline's state; the tool's own (options, outputs) is behind app. */
+typedef struct dump_ctx {
+	unsigned ports[64]; /* UDP/TCP/SCTP ports that carry Megaco */
+	size_t nports;
+	ip_frag_table *frags;
+	tcp_table *tcp;
+	int64_t first_sec; /* time of the first frame, for relative times */
+	uint32_t first_usec;
+	int have_first;
+	uint64_t frames;   /* frames read */
+	uint64_t warnings; /* input problems reported by dump_warn() */
+	struct dump_app *app;
+} dump_ctx;
+
+/* --- capture.c ------------------------------------------------------- */
+/* Reads a capture file ("-" for stdin). Returns 0, 1 when the capture was
+ * cut short (reported, what was read is kept) or 2 when it cannot be read. */
+int capture_run(dump_ctx *ctx, const char *path);
+
+/* --- ip_frag.c ------------------------------------------------------- */
+ip_frag_table *ip_frag_new(void);
+void ip_frag_free(ip_frag_table *t);
+/* Adds one fragment (offset in bytes, more = more fragments follow). When
+ * the datagram is complete, returns its payload (valid until the next call)
+ * and sets *len; otherwise NULL. key: family, addresses, id, protocol. */
+const uint8_t *ip_frag_add(ip_frag_table *t, const uint8_t *key, size_t key_len,
+                           int64_t now_sec, size_t offset, int more, const uint8_t *data,
+                           size_t len, size_t *out_len);
+size_t ip_frag_pending(const ip_frag_table *t);
+
+/* --- transport.c ----------------------------------------------------- */
+/* A UDP or SCTP payload, or one TPKT's contents: one or more messages. */
+void transport_payload(dump_ctx *ctx, const dump_origin *o, const uint8_t *p, size_t len);
+void transport_udp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len);
+void transport_sctp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len);
+int transport_port_wanted(const dump_ctx *ctx, unsigned port);
+
+/* --- tcp_stream.c ---------------------------------------------------- */
+tcp_table *tcp_table_new(void);
+/* Reports streams left with bytes of an unfinished message, then frees. */
+void tcp_table_free(dump_ctx *ctx, tcp_table *t);
+void transport_tcp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len);
+size_t tcp_table_bytes(const tcp_table *t); /* bytes held, for the memory test */
+
+/* --- megaco_dump.c --------------------------------------------------- */
+/* One complete message (bytes valid during the call only). */
+void dump_message(dump_ctx *ctx, const dump_origin *o, const uint8_t *msg, size_t len);
+/* A problem with the input that is not a decode failure (reported, counted). */
+void dump_warn(dump_ctx *ctx, const dump_origin *o, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

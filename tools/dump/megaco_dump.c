@@ -1,0 +1,414 @@
+/*
+ * megaco-dump: decode the Megaco/H.248 messages of a packet capture (pcap,
+ * pcapng) or a message log, filter them, and print a line per message, the
+ * whole message, JSON Lines, statistics, or a new log. See dump.h for the
+ * pipeline and docs/megaco-dump.md for the usage.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "dump.h"
+
+static void usage(FILE *to)
+{
+	fprintf(to,
+	        "usage: megaco-dump [OPTIONS] [CAPTURE]     (pcap or pcapng; default or '-': stdin)\n"
+	        "       megaco-dump [OPTIONS] --log FILE    (a log written by --write-log)\n"
+	        "Output (default: one summary line per message):\n"
+	        "  --to compact|pretty   the whole message, after a ';' summary line\n"
+	        "  --json                JSON Lines: every field of each message\n"
+	        "  --stats               counts, decode failures, transaction response times\n"
+	        "  --count               only the number of matching messages\n"
+	        "  --last                only the last matching message\n"
+	        "  --write-log FILE      write the matching messages as a log\n"
+	        "  --log-format text|ber the log's format (default text)\n"
+	        "Input:\n"
+	        "  --port N              UDP/TCP/SCTP port carrying Megaco (added to 2944 and 2945)\n"
+	        "  --log FILE            read a message log instead of a capture\n"
+	        "  --scan                with --log and one --tid: find records by a scan of the\n"
+	        "                        bytes, decoding only those that match\n"
+	        "  --layout BITS/BITS/.. termination-ID layout for binary IDs (default 8/8/8)\n"
+	        "Filters (each may repeat: any value matches; different filters all apply):\n"
+	        "  --tid N  --ctx N|$|*|-  --term PATTERN (* wildcard)  --command NAME\n"
+	        "  --mid PATTERN  --encoding pretty|compact|text|ber|per  --msg-version N  --errors\n"
+	        "  --help, --version\n"
+	        "Exit status: 0; 1 when a message did not decode or the input was cut short;\n"
+	        "2 on a usage or I/O error.\n");
+}
+
+/* --- helpers shared by the stages ---------------------------------------- */
+
+void endpoint_format(const dump_endpoint *ep, char *buf, size_t cap)
+{
+	if (ep->family == 4) {
+		snprintf(buf, cap, "%u.%u.%u.%u:%u", ep->addr[0], ep->addr[1], ep->addr[2],
+		         ep->addr[3], ep->port);
+	} else if (ep->family == 6) {
+		/* RFC 5952: lower case, the longest run of zero groups as "::" */
+		unsigned g[8];
+		for (int i = 0; i < 8; i++)
+			g[i] = (unsigned)ep->addr[2 * i] << 8 | ep->addr[2 * i + 1];
+		int best = -1, bestlen = 1;
+		for (int i = 0; i < 8;) {
+			int j = i;
+			while (j < 8 && g[j] == 0)
+				j++;
+			if (j - i > bestlen)
+				best = i, bestlen = j - i;
+			i = j > i ? j : i + 1;
+		}
+		size_t n = 0;
+		n += (size_t)snprintf(buf + n, cap - n, "[");
+		for (int i = 0; i < 8 && n < cap; i++) {
+			if (i == best) {
+				n += (size_t)snprintf(buf + n, cap - n, "::");
+				i += bestlen - 1;
+				continue;
+			}
+			n += (size_t)snprintf(buf + n, cap - n, "%s%x",
+			                      i && i != best + bestlen ? ":" : "", g[i]);
+		}
+		if (n < cap)
+			snprintf(buf + n, cap - n, "]:%u", ep->port);
+	} else {
+		snprintf(buf, cap, "-");
+	}
+}
+
+void dump_warn(dump_ctx *ctx, const dump_origin *o, const char *fmt, ...)
+{
+	char src[64], dst[64];
+	endpoint_format(&o->src, src, sizeof src);
+	endpoint_format(&o->dst, dst, sizeof dst);
+	fflush(ctx->app->out);
+	fprintf(stderr, "megaco-dump: frame %llu %s -> %s: ", (unsigned long long)o->frame, src, dst);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	ctx->warnings++;
+}
+
+static double now_mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Progress on a terminal, at most twice a second. */
+static void progress(dump_ctx *ctx, int final)
+{
+	dump_app *app = ctx->app;
+	if (!app->progress)
+		return;
+	double t = now_mono();
+	if (!final && t - app->progress_at < 0.5)
+		return;
+	app->progress_at = t;
+	fprintf(stderr, "\r%llu frames, %llu messages, %llu matched, %llu failed%s",
+	        (unsigned long long)ctx->frames, (unsigned long long)app->messages,
+	        (unsigned long long)app->matched, (unsigned long long)app->failed,
+	        final ? "\n" : "");
+}
+
+/* --- the message sink ---------------------------------------------------- */
+
+static void emit(dump_app *app, strbuf *b)
+{
+	if (app->last_only) {
+		/* keep only the last record */
+		if (b->len > app->last_cap) {
+			char *p = realloc(app->last_line, b->len);
+			if (!p)
+				return;
+			app->last_line = p, app->last_cap = b->len;
+		}
+		memcpy(app->last_line, b->p, b->len);
+		app->last_len = b->len;
+	} else {
+		fwrite(b->p, 1, b->len, app->out);
+	}
+}
+
+void dump_message(dump_ctx *ctx, const dump_origin *o, const uint8_t *msg, size_t len)
+{
+	dump_app *app = ctx->app;
+	static strbuf b;
+	b.len = 0;
+	app->messages++;
+	if ((app->messages & 0x3fff) == 0)
+		progress(ctx, 0);
+
+	megaco_encoding enc = MEGACO_ENC_AUTO;
+	megaco_detect(msg, len, &enc, NULL);
+	megaco_message *m = NULL;
+	megaco_error err;
+	int rc = megaco_decode(enc, msg, len, &app->opts, &m, &err);
+	if (rc != MEGACO_OK) {
+		app->failed++;
+		if (app->st)
+			stats_failure(app->st, rc);
+		if (app->output == OUT_NONE || filter_active(&app->filt))
+			return;
+		output_origin(ctx, &b, o);
+		sb_printf(&b, "%s decode error: %s", megaco_encoding_name(enc), megaco_strerror(rc));
+		if (err.line)
+			sb_printf(&b, " at line %u, column %u", err.line, err.column);
+		else
+			sb_printf(&b, " at byte %zu", err.offset);
+		sb_printf(&b, ": %s\n", err.message);
+		if (app->output == OUT_JSON) {
+			/* a JSON record of its own, so every line stays JSON */
+			strbuf j = { 0 };
+			char src[64], dst[64];
+			endpoint_format(&o->src, src, sizeof src);
+			endpoint_format(&o->dst, dst, sizeof dst);
+			sb_printf(&j, "{\"frame\":%llu,\"src\":\"%s\",\"dst\":\"%s\",\"error\":\"%s\",\"offset\":%zu}\n",
+			          (unsigned long long)o->frame, src, dst, megaco_strerror(rc), err.offset);
+			emit(app, &j);
+			sb_free(&j);
+		} else {
+			emit(app, &b);
+		}
+		return;
+	}
+	if (filter_active(&app->filt) && !filter_match(&app->filt, m, enc, &app->opts)) {
+		megaco_message_free(m);
+		return;
+	}
+	app->matched++;
+	if (app->st)
+		stats_message(app->st, o, m, enc);
+	if (app->log)
+		msglog_write(app->log, ctx, o, m);
+	switch (app->output) {
+	case OUT_SUMMARY:
+		output_origin(ctx, &b, o);
+		output_summary(app, &b, m, enc);
+		sb_put(&b, "\n", 1);
+		emit(app, &b);
+		break;
+	case OUT_COMPACT:
+	case OUT_PRETTY:
+		sb_put(&b, "; ", 2);
+		output_origin(ctx, &b, o);
+		output_summary(app, &b, m, enc);
+		sb_put(&b, "\n", 1);
+		if (output_encoded(app, &b, m, app->output == OUT_COMPACT ? MEGACO_ENC_COMPACT
+		                                                           : MEGACO_ENC_PRETTY) == 0)
+			sb_put(&b, "\n", 1);
+		emit(app, &b);
+		break;
+	case OUT_JSON:
+		json_message(ctx, &b, o, m, enc);
+		sb_put(&b, "\n", 1);
+		emit(app, &b);
+		break;
+	case OUT_NONE:
+		break;
+	}
+	megaco_message_free(m);
+}
+
+/* --- options ------------------------------------------------------------- */
+
+static megaco_tid_layout *parse_layout(const char *spec)
+{
+	unsigned bits[16];
+	size_t n = 0;
+	const char *p = spec;
+	while (*p && n < 16) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+		if (end == p || v == 0 || v > 64 || (*end && *end != '/'))
+			break;
+		bits[n++] = (unsigned)v;
+		p = *end ? end + 1 : end;
+	}
+	megaco_tid_layout *layout = NULL;
+	if (*p || megaco_tid_layout_new(bits, n, &layout) != MEGACO_OK) {
+		fprintf(stderr, "megaco-dump: bad layout '%s' (bits per level, e.g. 8/8/8)\n", spec);
+		return NULL;
+	}
+	return layout;
+}
+
+static int is_filter_option(const char *a)
+{
+	static const char *const names[] = { "--tid", "--ctx", "--term", "--command", "--mid",
+	                                      "--encoding", "--msg-version" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(a, names[i]))
+			return 1;
+	return 0;
+}
+
+static int parse_port(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+	if (end == s || *end || v == 0 || v > 65535)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	dump_app app;
+	dump_ctx ctx;
+	memset(&app, 0, sizeof app);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.app = &app;
+	app.out = stdout;
+	megaco_options_init(&app.opts);
+	ctx.ports[ctx.nports++] = 2944;
+	ctx.ports[ctx.nports++] = 2945;
+	const char *input = NULL, *log_in = NULL, *log_out = NULL;
+	log_format log_fmt = LOG_TEXT;
+	int want_stats = 0, count_only = 0, scan = 0, status = 2;
+	megaco_tid_layout *layout = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			status = 0;
+			goto done;
+		} else if (!strcmp(a, "--version")) {
+			printf("megaco-dump (libmegaco) %s\n", megaco_version());
+			status = 0;
+			goto done;
+		} else if (!strcmp(a, "--to") && val) {
+			if (!strcmp(val, "compact"))
+				app.output = OUT_COMPACT;
+			else if (!strcmp(val, "pretty"))
+				app.output = OUT_PRETTY;
+			else {
+				fprintf(stderr, "megaco-dump: --to takes compact or pretty, not '%s'\n", val);
+				goto done;
+			}
+			i++;
+		} else if (!strcmp(a, "--json")) {
+			app.output = OUT_JSON;
+		} else if (!strcmp(a, "--stats")) {
+			want_stats = 1;
+		} else if (!strcmp(a, "--count")) {
+			count_only = 1;
+		} else if (!strcmp(a, "--last")) {
+			app.last_only = 1;
+		} else if (!strcmp(a, "--scan")) {
+			scan = 1;
+		} else if (!strcmp(a, "--port") && val) {
+			unsigned port;
+			if (parse_port(val, &port) || ctx.nports >= sizeof ctx.ports / sizeof ctx.ports[0]) {
+				fprintf(stderr, "megaco-dump: bad port '%s'\n", val);
+				goto done;
+			}
+			ctx.ports[ctx.nports++] = port;
+			i++;
+		} else if (!strcmp(a, "--log") && val) {
+			log_in = val;
+			i++;
+		} else if (!strcmp(a, "--write-log") && val) {
+			log_out = val;
+			i++;
+		} else if (!strcmp(a, "--log-format") && val) {
+			if (!strcmp(val, "text"))
+				log_fmt = LOG_TEXT;
+			else if (!strcmp(val, "ber"))
+				log_fmt = LOG_BER;
+			else {
+				fprintf(stderr, "megaco-dump: --log-format takes text or ber, not '%s'\n", val);
+				goto done;
+			}
+			i++;
+		} else if (!strcmp(a, "--layout") && val) {
+			megaco_tid_layout_free(layout);
+			if (!(layout = parse_layout(val)))
+				goto done;
+			app.opts.tid_layout = layout;
+			i++;
+		} else if (!strcmp(a, "--errors")) {
+			app.filt.errors = 1;
+		} else if (is_filter_option(a)) {
+			if (!val) {
+				fprintf(stderr, "megaco-dump: %s needs a value\n", a);
+				goto done;
+			}
+			if (filter_add(&app.filt, a, val))
+				goto done;
+			i++;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "megaco-dump: unknown option '%s'\n", a);
+			usage(stderr);
+			goto done;
+		} else if (!input) {
+			input = a;
+		} else {
+			usage(stderr);
+			goto done;
+		}
+	}
+	if (scan && (!log_in || app.filt.ntid != 1)) {
+		fprintf(stderr, "megaco-dump: --scan works on --log with exactly one --tid\n");
+		goto done;
+	}
+	if (log_in && input) {
+		fprintf(stderr, "megaco-dump: give either a capture or --log, not both\n");
+		goto done;
+	}
+	if (count_only || want_stats)
+		app.output = app.output == OUT_SUMMARY ? OUT_NONE : app.output;
+	if (want_stats && !(app.st = stats_new()))
+		goto oom;
+	if (log_out && !(app.log = msglog_open(log_out, log_fmt)))
+		goto done;
+	if (!(ctx.frags = ip_frag_new()) || !(ctx.tcp = tcp_table_new()))
+		goto oom;
+	app.progress = isatty(2) && !isatty(1) ? 1 : isatty(2) && app.output == OUT_NONE;
+
+	int rc = log_in ? msglog_read(&ctx, log_in, scan ? (long long)app.filt.tid[0] : -1)
+	                : capture_run(&ctx, input ? input : "-");
+	tcp_table_free(&ctx, ctx.tcp);
+	ctx.tcp = NULL;
+	progress(&ctx, 1);
+	if (app.last_only && app.last_len)
+		fwrite(app.last_line, 1, app.last_len, app.out);
+	if (count_only)
+		fprintf(app.out, "%llu\n", (unsigned long long)app.matched);
+	if (app.st)
+		stats_report(app.st, &ctx, app.out);
+	if (app.log && msglog_close(app.log)) {
+		fprintf(stderr, "megaco-dump: %s: write error\n", log_out);
+		rc = 2;
+	}
+	app.log = NULL;
+	if (fflush(app.out) || ferror(app.out)) {
+		fprintf(stderr, "megaco-dump: write error on standard output\n");
+		rc = 2;
+	}
+	status = rc == 2 ? 2 : (rc || app.failed) ? 1 : 0;
+	goto done;
+oom:
+	fprintf(stderr, "megaco-dump: out of memory\n");
+	status = 2;
+done:
+	if (app.log)
+		msglog_close(app.log);
+	tcp_table_free(&ctx, ctx.tcp);
+	ip_frag_free(ctx.frags);
+	stats_free(app.st);
+	free(app.last_line);
+	free(app.encbuf);
+	megaco_tid_layout_free(layout);
+	return status;
+}
