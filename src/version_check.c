@@ -1,31 +1,22 @@
 /*
- * Version gate (see version_check.h): one model walk, driven by two facts
- * about the three H.248.1 ASN.1 modules (../shared/spec/MEDIA-GATEWAY-CONTROL-v1,2,3.asn):
+ * Version gate (see version_check.h): one model walk over the elements that
+ * are newer than version 1. Which those are, and since when, is the one
+ * version table (version_table.h, generated from the v1, v2 and v3 ASN.1
+ * modules by tools/gen/version_table_gen.c): every member, ENUMERATED value
+ * and named bit of the v3 module with the first version that has it. The
+ * text decoder checks the same table's constants as it builds.
  *
- * 1. The v1 module has no member after any extension marker, and v2 and v3
- *    only ever add members after one. So in the v3 module every extension
- *    addition is a v2-or-later element: none may appear in a v1 message.
- *    model_walk marks those nodes (walk_node.is_extension).
- * 2. Which additions are v3-only comes from diffing the v2 and v3 modules:
- *    the table below. Everything else after a marker is a v2 addition
- *    (TopologyRequest.streamID, AuditDescriptor.auditPropertyToken,
- *    DigitMapValue.durationTimer, ServiceChangeParm.serviceChangeInfo), and
- *    v2-only types such as IndAud* are reachable only through those.
- *
- * Exceptions to the "extension member" rule, i.e. version differences that
- * are not members, handled one by one below:
- * - MuxType's extension value nx64k(4) is v2+ (an ENUMERATED value).
- * - NotifyCompletion's named bit onIteration(4) is v3-only (a BIT STRING
- *   bit; the type itself is in every version).
- * - EventsDescriptor.requestID and SecondEventsDescriptor.requestID are
- *   OPTIONAL since v2 but mandatory in v1 (IG 6.82 was withdrawn for v1), so
- *   a v1 message needs them.
- * - TopologyRequest.topologyDirectionExtension is v3-only in Erlang's module
- *   (ours) and absent from the standard; it is in the table like the rest.
+ * Besides members, the walk checks values of two types (MuxType nx64k, a v2
+ * ENUMERATED value; NotifyCompletion onIteration, a v3 bit of a type every
+ * version has), and one rule the table cannot hold: EventsDescriptor and
+ * SecondEventsDescriptor requestID are OPTIONAL since v2 but mandatory in v1
+ * (IG 6.82 was withdrawn for v1), so a v1 message needs them.
  */
 #include "version_check.h"
 
+#include <ctype.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "BIT_STRING.h"
@@ -40,42 +31,7 @@
 #include "constr_SEQUENCE.h"
 #include "internal.h"
 #include "model_walk.h"
-
-/* (type, member) pairs after an extension marker in v3 that v2 does not have. */
-static const struct {
-	const char *type, *member;
-} v3_only[] = {
-	{ "Transaction", "segmentReply" },
-	{ "TransactionReply", "segmentNumber" },
-	{ "TransactionReply", "segmentationComplete" },
-	{ "ContextRequest", "iepscallind" },
-	{ "ContextRequest", "contextProp" },
-	{ "ContextRequest", "contextList" },
-	{ "ContextAttrAuditRequest", "iepscallind" },
-	{ "ContextAttrAuditRequest", "contextPropAud" },
-	{ "ContextAttrAuditRequest", "selectpriority" },
-	{ "ContextAttrAuditRequest", "selectemergency" },
-	{ "ContextAttrAuditRequest", "selectiepscallind" },
-	{ "ContextAttrAuditRequest", "selectLogic" },
-	{ "TopologyRequest", "topologyDirectionExtension" },
-	{ "AmmDescriptor", "statisticsDescriptor" },
-	{ "AuditRequest", "terminationIDList" },
-	{ "AuditReply", "auditResultTermList" },
-	{ "IndAudStreamParms", "statisticsDescriptor" },
-	{ "IndAudLocalControlDescriptor", "streamModeSel" },
-	{ "IndAudPropertyParm", "propertyParms" },
-	{ "IndAudTerminationStateDescriptor", "serviceStateSel" },
-	{ "IndAudSignal", "signalRequestID" },
-	{ "StreamParms", "statisticsDescriptor" },
-	{ "RequestedActions", "notifyBehaviour" },
-	{ "RequestedActions", "resetEventsDescriptor" },
-	{ "SecondRequestedActions", "notifyBehaviour" },
-	{ "SecondRequestedActions", "resetEventsDescriptor" },
-	{ "Signal", "direction" },
-	{ "Signal", "requestID" },
-	{ "Signal", "intersigDelay" },
-	{ "ServiceChangeParm", "serviceChangeIncompleteFlag" },
-};
+#include "version_table.h"
 
 /*
  * The check is compiled once into a table per reachable type that keeps only
@@ -92,7 +48,7 @@ enum { KIND_LEAF, KIND_SEQUENCE, KIND_CHOICE, KIND_LIST };
 typedef struct vc_member {
 	int offset;
 	unsigned char pointer;  /* ATF_POINTER: absent when NULL */
-	unsigned char since;    /* 2 or 3 for an extension member, else 0 */
+	unsigned char since;    /* 2 or 3 for a member newer than v1, else 0 */
 	short index;            /* member number (CHOICE: present - 1) */
 	int type;               /* index in types[] */
 } vc_member;
@@ -113,26 +69,23 @@ static struct {
 	int ntypes, nmembers, ok;
 } tab; /* written once under pthread_once, read-only afterwards */
 
-static int v3_only_member(const asn_TYPE_descriptor_t *parent, const char *member)
+/* The version table's first version of member of the type asn1c calls type (C name). */
+static int since_of(const char *type, const char *member)
 {
-	for (size_t i = 0; i < sizeof v3_only / sizeof v3_only[0]; i++)
-		if (!strcmp(v3_only[i].type, parent->name) && !strcmp(v3_only[i].member, member))
-			return 1;
+	for (int i = 0; i < MEGACO_VERSION_TABLE_SIZE; i++)
+		if (!strcmp(megaco_version_table[i].type, type) &&
+		    !strcmp(megaco_version_table[i].member, member))
+			return megaco_version_table[i].since;
 	return 0;
 }
 
-static int is_extension(const asn_TYPE_descriptor_t *td, int i)
-{
-	if (td_is_sequence(td)) {
-		const asn_SEQUENCE_specifics_t *s = td->specifics;
-		return s->ext_after >= 0 && i > s->ext_after && i < s->ext_before;
-	}
-	const asn_CHOICE_specifics_t *s = td->specifics;
-	return s->ext_start >= 0 && i >= s->ext_start;
-}
-
-/* Index of td in the table, adding it (and, depth first, its members' types). */
-static int add_type(const asn_TYPE_descriptor_t *td)
+/*
+ * Index of td in the table, adding it (and, depth first, its members'
+ * types). cname is the type's C name, as the version table has it: an
+ * inline type (asn1c names its descriptor after the member, lower case
+ * first) is Parent__member.
+ */
+static int add_type(const asn_TYPE_descriptor_t *td, const char *cname)
 {
 	for (int i = 0; i < tab.ntypes; i++)
 		if (tab.types[i].td == td)
@@ -162,7 +115,12 @@ static int add_type(const asn_TYPE_descriptor_t *td)
 	tab.nmembers += count;
 	for (int i = 0; i < count; i++) {
 		const asn_TYPE_member_t *m = &td->elements[i];
-		int sub = add_type(m->type);
+		char sub_name[128];
+		if (islower((unsigned char)m->type->name[0]))
+			snprintf(sub_name, sizeof sub_name, "%s__%s", cname, m->name);
+		else
+			snprintf(sub_name, sizeof sub_name, "%s", m->type->name);
+		int sub = add_type(m->type, sub_name);
 		if (sub < 0)
 			return -1;
 		vc_member *vm = &tab.members[tab.types[t].first + i];
@@ -170,8 +128,8 @@ static int add_type(const asn_TYPE_descriptor_t *td)
 		vm->pointer = (m->flags & ATF_POINTER) != 0;
 		vm->index = (short)i;
 		vm->type = sub;
-		if (tab.types[t].kind != KIND_LIST && is_extension(td, i))
-			vm->since = v3_only_member(td, m->name) ? 3 : 2;
+		if (tab.types[t].kind != KIND_LIST)
+			vm->since = (unsigned char)since_of(cname, m->name);
 	}
 	return t;
 }
@@ -210,7 +168,7 @@ static void mark_relevant(void)
 static void compile(void)
 {
 	asn1_descriptors_settle();
-	tab.ok = add_type(&asn_DEF_MegacoMessage) == 0;
+	tab.ok = add_type(&asn_DEF_MegacoMessage, asn_DEF_MegacoMessage.name) == 0;
 	if (tab.ok)
 		mark_relevant();
 }
@@ -223,30 +181,29 @@ typedef struct {
 static int mismatch(check_ctx *c, const vc_type *parent, const vc_member *vm)
 {
 	const char *member = parent->td->elements[vm->index].name;
-	int since = vm->since == 3 && c->version < 3 ? 3 : 2;
 	return set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
 	                 "%s.%s is a v%d element; the message is version %d", parent->td->name,
-	                 member, since, c->version);
+	                 member, vm->since, c->version);
 }
 
 static int check_special(check_ctx *c, const vc_type *vt, const void *p)
 {
 	switch (vt->special) {
 	case SPECIAL_MUX:
-		if (c->version < 2 && *(const long *)p == MuxType_nx64k)
+		if (c->version < MEGACO_SINCE_MuxType_nx64k && *(const long *)p == MuxType_nx64k)
 			return set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
-			                 "MuxType nx64k is a v2 value; the message is version %d",
-			                 c->version);
+			                 "MuxType nx64k is a v%d value; the message is version %d",
+			                 MEGACO_SINCE_MuxType_nx64k, c->version);
 		break;
 	case SPECIAL_NOTIFY_COMPLETION:
-		if (c->version < 3) {
+		if (c->version < MEGACO_SINCE_NotifyCompletion_onIteration) {
 			const BIT_STRING_t *bs = p;
 			int bit = NotifyCompletion_onIteration;
 			if (bs->size > bit / 8 && (bs->buf[bit / 8] & (0x80 >> (bit % 8))))
 				return set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
-				                 "NotifyCompletion onIteration is a v3 bit; the message is "
+				                 "NotifyCompletion onIteration is a v%d bit; the message is "
 				                 "version %d",
-				                 c->version);
+				                 MEGACO_SINCE_NotifyCompletion_onIteration, c->version);
 		}
 		break;
 	case SPECIAL_EVENTS_REQUEST_ID: {

@@ -1,0 +1,34 @@
+# The one version table: tools/gen/version_table_gen.c reads the H.248.1 ASN.1
+# modules of versions 1, 2 and 3 (asn1/) and writes version_table.h, the first
+# version of every element (MEGACO_SINCE_<Type>_<member> and
+# megaco_version_table[]), which the binary version gate (src/version_check.c)
+# and the text codec use. The generator is compiled with the build machine's
+# compiler and run at build time, in a cross build too (it reads only text
+# and writes only text, so nothing of the target is needed).
+# Included after the megaco_core target is defined.
+set(MEGACO_HOST_CC "" CACHE STRING
+  "C compiler for build-time generators (default: the target compiler; cc when cross-compiling)")
+if(MEGACO_HOST_CC)
+  set(_host_cc ${MEGACO_HOST_CC})
+elseif(CMAKE_CROSSCOMPILING)
+  set(_host_cc cc)
+else()
+  set(_host_cc ${CMAKE_C_COMPILER})
+endif()
+set(MEGACO_VERSION_TABLE_DIR ${CMAKE_CURRENT_BINARY_DIR}/version_table)
+set(_vt ${MEGACO_VERSION_TABLE_DIR})
+set(_asn ${CMAKE_CURRENT_SOURCE_DIR}/asn1/MEDIA-GATEWAY-CONTROL)
+add_custom_command(OUTPUT ${_vt}/version_table_gen
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${_vt}
+  COMMAND ${_host_cc} -O1 -o ${_vt}/version_table_gen
+          ${CMAKE_CURRENT_SOURCE_DIR}/tools/gen/version_table_gen.c
+  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tools/gen/version_table_gen.c
+  COMMENT "Building the version table generator (build machine)" VERBATIM)
+add_custom_command(OUTPUT ${_vt}/version_table.h
+  COMMAND ${_vt}/version_table_gen ${_asn}-v1.asn ${_asn}-v2.asn ${_asn}-v3.asn
+          ${_vt}/version_table.h
+  DEPENDS ${_vt}/version_table_gen ${_asn}-v1.asn ${_asn}-v2.asn ${_asn}-v3.asn
+  COMMENT "Generating the version table from asn1/*.asn" VERBATIM)
+add_custom_target(megaco_version_table DEPENDS ${_vt}/version_table.h)
+add_dependencies(megaco_core megaco_version_table)
+target_include_directories(megaco_core PRIVATE ${_vt})
