@@ -580,12 +580,12 @@ context_property
 		{ ITEM($$, TI_TOPOLOGY, $3, 0, $1.off); CK(tb_topology_done(px, $3, $4.off)); }
 	| TOPOLOGY_LB topology_elems RBRKT
 		{ ITEM($$, TI_TOPOLOGY, $2, 0, $1.off); CK(tb_topology_done(px, $2, $3.off)); }
-	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 15, &$$->n)); }
-	| KW_PRIORITY EQ_SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, $2.off); CK(tb_uint(px, &$2, 15, &$$->n)); }
+	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, $1.off); CK(tb_uint(px, &$3, 15, &$$->n)); }
+	| KW_PRIORITY EQ_SAFE    { ITEM($$, TI_PRIORITY, NULL, 0, $1.off); CK(tb_uint(px, &$2, 15, &$$->n)); }
 	| KW_EMERGENCY              { ITEM($$, TI_EMERGENCY, NULL, 1, $1.off); }
 	| KW_EMERGENCY_OFF          { ITEM($$, TI_EMERGENCY, NULL, 0, $1.off); }
-	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_IEPS, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
-	| KW_IEPS EQ_SAFE        { ITEM($$, TI_IEPS, NULL, 0, $2.off); CK(tb_on_off(px, &$2, &$$->n)); }
+	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_IEPS, NULL, 0, $1.off); CK(tb_on_off(px, &$3, &$$->n)); }
+	| KW_IEPS EQ_SAFE        { ITEM($$, TI_IEPS, NULL, 0, $1.off); CK(tb_on_off(px, &$2, &$$->n)); }
 	| KW_CONTEXT_ATTR LBRKT KW_CONTEXT_LIST EQUAL LBRKT ctxid_list RBRKT RBRKT
 		{ ITEM($$, TI_CTX_LIST, $6, 0, $1.off); }
 	| KW_CONTEXT_ATTR LBRKT property_parms_list RBRKT
@@ -613,13 +613,13 @@ ctx_audit_item
 	| KW_PRIORITY               { ITEM($$, TI_A_PRIORITY, NULL, 0, $1.off); }
 	| KW_IEPS                   { ITEM($$, TI_A_IEPS, NULL, 0, $1.off); }
 	| SAFE                      { ITEM($$, TI_A_PKGD, NULL, 0, $1.off); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
-	| property_parm             { ITEM($$, TI_A_PROP, $1, 0, 0); }
-	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_A_SEL_PRIORITY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 15, &$$->n)); }
-	| KW_PRIORITY EQ_SAFE    { ITEM($$, TI_A_SEL_PRIORITY, NULL, 0, $2.off); CK(tb_uint(px, &$2, 15, &$$->n)); }
+	| SAFE parm_value           { ITEM($$, TI_A_PROP, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
+	| KW_PRIORITY EQUAL SAFE    { ITEM($$, TI_A_SEL_PRIORITY, NULL, 0, $1.off); CK(tb_uint(px, &$3, 15, &$$->n)); }
+	| KW_PRIORITY EQ_SAFE    { ITEM($$, TI_A_SEL_PRIORITY, NULL, 0, $1.off); CK(tb_uint(px, &$2, 15, &$$->n)); }
 	| KW_EMERGENCY_VALUE EQUAL KW_EMERGENCY     { ITEM($$, TI_A_SEL_EMERGENCY, NULL, 1, $1.off); }
 	| KW_EMERGENCY_VALUE EQUAL KW_EMERGENCY_OFF { ITEM($$, TI_A_SEL_EMERGENCY, NULL, 0, $1.off); }
-	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_A_SEL_IEPS, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
-	| KW_IEPS EQ_SAFE        { ITEM($$, TI_A_SEL_IEPS, NULL, 0, $2.off); CK(tb_on_off(px, &$2, &$$->n)); }
+	| KW_IEPS EQUAL SAFE        { ITEM($$, TI_A_SEL_IEPS, NULL, 0, $1.off); CK(tb_on_off(px, &$3, &$$->n)); }
+	| KW_IEPS EQ_SAFE        { ITEM($$, TI_A_SEL_IEPS, NULL, 0, $1.off); CK(tb_on_off(px, &$2, &$$->n)); }
 	| KW_AND_AUDITSELECT        { ITEM($$, TI_A_LOGIC, NULL, 0, $1.off); }
 	| KW_OR_AUDITSELECT         { ITEM($$, TI_A_LOGIC, NULL, 1, $1.off); }
 	| KW_CONTEXT_ATTR LBRKT ctx_audit_items RBRKT { ITEM($$, TI_A_NESTED, $3, 0, $1.off); }
@@ -632,8 +632,8 @@ topology_elems
 	| KW_ONEWAY                 { $$ = tb_topology(px, NULL, &ITEM_OF(TI_TOPO_DIR, NULL, $1.kw, $1.off)); NN($$); }
 	| KW_ONEWAY_EXTERNAL        { $$ = tb_topology(px, NULL, &ITEM_OF(TI_TOPO_DIR, NULL, $1.kw, $1.off)); NN($$); }
 	| KW_ONEWAY_BOTH            { $$ = tb_topology(px, NULL, &ITEM_OF(TI_TOPO_DIR, NULL, $1.kw, $1.off)); NN($$); }
-	| KW_STREAM EQUAL SAFE      { $$ = tb_topology_stream(px, NULL, &$3); NN($$); }
-	| KW_STREAM EQ_SAFE      { $$ = tb_topology_stream(px, NULL, &$2); NN($$); }
+	| KW_STREAM EQUAL SAFE      { $$ = tb_topology_stream(px, NULL, &$1, &$3); NN($$); }
+	| KW_STREAM EQ_SAFE      { $$ = tb_topology_stream(px, NULL, &$1, &$2); NN($$); }
 	| topology_elems COMMA SAFE { $$ = tb_topology_tid(px, $1, &$3); NN($$); }
 	| topology_elems COMMA KW_BOTHWAY
 		{ $$ = tb_topology(px, $1, &ITEM_OF(TI_TOPO_DIR, NULL, $3.kw, $3.off)); NN($$); }
@@ -645,8 +645,8 @@ topology_elems
 		{ $$ = tb_topology(px, $1, &ITEM_OF(TI_TOPO_DIR, NULL, $3.kw, $3.off)); NN($$); }
 	| topology_elems COMMA KW_ONEWAY_BOTH
 		{ $$ = tb_topology(px, $1, &ITEM_OF(TI_TOPO_DIR, NULL, $3.kw, $3.off)); NN($$); }
-	| topology_elems COMMA KW_STREAM EQUAL SAFE { $$ = tb_topology_stream(px, $1, &$5); NN($$); }
-	| topology_elems COMMA KW_STREAM EQ_SAFE { $$ = tb_topology_stream(px, $1, &$4); NN($$); }
+	| topology_elems COMMA KW_STREAM EQUAL SAFE { $$ = tb_topology_stream(px, $1, &$3, &$5); NN($$); }
+	| topology_elems COMMA KW_STREAM EQ_SAFE { $$ = tb_topology_stream(px, $1, &$3, &$4); NN($$); }
 	;
 
 /* ---- commands (written out in context_items above) ----------------------- */
@@ -670,8 +670,8 @@ amm_params
 	;
 
 amm_param_list
-	: amm_param                 { $$ = tb_amm_list(px, NULL, $1); NN($$); }
-	| amm_param_list COMMA amm_param { $$ = tb_amm_list(px, $1, $3); NN($$); }
+	: amm_param                 { $$ = tb_amm_list(px, NULL, $1, 0); NN($$); }
+	| amm_param_list COMMA amm_param { $$ = tb_amm_list(px, $1, $3, $2.off); NN($$); }
 	;
 
 amm_param
@@ -683,7 +683,7 @@ amm_param
 	| digit_map_descriptor      { ITEM($$, TI_DIGITMAP, $1, 0, 0); }
 	| event_buffer_descriptor   { ITEM($$, TI_EVENTBUFFER, $1, 0, 0); }
 	| audit_descriptor          { ITEM($$, TI_AUDIT, $1, 0, 0); }
-	| statistics_descriptor     { ITEM($$, TI_STATS, $1, 0, 0); }
+	| statistics_descriptor     { ITEM($$, TI_STATS, $1, 0, (size_t)(uintptr_t)((tb_list *)$1)->aux); }
 	;
 
 term_id_list
@@ -990,10 +990,10 @@ local_parms
 local_parm
 	: KW_MODE EQUAL stream_mode_kw { ITEM($$, TI_MODE, NULL, $3.kw, $1.off); }
 	| property_parm             { ITEM($$, TI_PROP, $1, 0, 0); }
-	| KW_RESERVED_VALUE EQUAL SAFE { ITEM($$, TI_RESERVED_VALUE, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
-	| KW_RESERVED_VALUE EQ_SAFE { ITEM($$, TI_RESERVED_VALUE, NULL, 0, $2.off); CK(tb_on_off(px, &$2, &$$->n)); }
-	| KW_RESERVED_GROUP EQUAL SAFE { ITEM($$, TI_RESERVED_GROUP, NULL, 0, $3.off); CK(tb_on_off(px, &$3, &$$->n)); }
-	| KW_RESERVED_GROUP EQ_SAFE { ITEM($$, TI_RESERVED_GROUP, NULL, 0, $2.off); CK(tb_on_off(px, &$2, &$$->n)); }
+	| KW_RESERVED_VALUE EQUAL SAFE { ITEM($$, TI_RESERVED_VALUE, NULL, 0, $1.off); CK(tb_on_off(px, &$3, &$$->n)); }
+	| KW_RESERVED_VALUE EQ_SAFE { ITEM($$, TI_RESERVED_VALUE, NULL, 0, $1.off); CK(tb_on_off(px, &$2, &$$->n)); }
+	| KW_RESERVED_GROUP EQUAL SAFE { ITEM($$, TI_RESERVED_GROUP, NULL, 0, $1.off); CK(tb_on_off(px, &$3, &$$->n)); }
+	| KW_RESERVED_GROUP EQ_SAFE { ITEM($$, TI_RESERVED_GROUP, NULL, 0, $1.off); CK(tb_on_off(px, &$2, &$$->n)); }
 	;
 
 stream_mode_kw : KW_SENDONLY | KW_RECVONLY | KW_SENDRECV | KW_INACTIVE | KW_LOOPBACK ;
@@ -1006,8 +1006,8 @@ ts_parms
 ts_parm
 	: property_parm             { ITEM($$, TI_PROP, $1, 0, 0); }
 	| KW_SERVICE_STATES EQUAL service_state_kw { ITEM($$, TI_SERVICE_STATE, NULL, $3.kw, $1.off); }
-	| KW_BUFFER EQUAL SAFE      { ITEM($$, TI_BUFFER, NULL, 0, $3.off); CK(tb_buffer_off(px, &$3)); }
-	| KW_BUFFER EQ_SAFE      { ITEM($$, TI_BUFFER, NULL, 0, $2.off); CK(tb_buffer_off(px, &$2)); }
+	| KW_BUFFER EQUAL SAFE      { ITEM($$, TI_BUFFER, NULL, 0, $1.off); CK(tb_buffer_off(px, &$3)); }
+	| KW_BUFFER EQ_SAFE      { ITEM($$, TI_BUFFER, NULL, 0, $1.off); CK(tb_buffer_off(px, &$2)); }
 	| KW_BUFFER EQUAL KW_LOCK_STEP { ITEM($$, TI_BUFFER, NULL, 1, $1.off); }
 	;
 
@@ -1278,8 +1278,8 @@ event_param
 	| KW_DIGIT_MAP EQUAL word   { ITEM($$, TI_EVENT_DM, NULL, 0, $1.off); $$->p = tb_event_dm(px, &$3, NULL); NN($$->p); }
 	| KW_DIGIT_MAP EQUAL LBRKT DIGITMAP_BODY RBRKT
 		{ ITEM($$, TI_EVENT_DM, NULL, 0, $1.off); $$->p = tb_event_dm(px, NULL, &$4); NN($$->p); }
-	| KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
+	| KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $1.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
 	| KW_NEVER_NOTIFY           { ITEM($$, TI_NEVER_NOTIFY, NULL, 0, $1.off); }
 	| KW_NOTIFY_IMMEDIATE       { ITEM($$, TI_NOTIFY_IMMEDIATE, NULL, 0, $1.off); }
@@ -1356,19 +1356,19 @@ sig_params
 	;
 
 sig_param
-	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
+	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $1.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| KW_SIGNAL_TYPE EQUAL signal_type_kw { ITEM($$, TI_SIGNAL_TYPE, NULL, $3.kw, $1.off); }
-	| KW_DURATION EQUAL SAFE    { ITEM($$, TI_DURATION, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| KW_DURATION EQ_SAFE    { ITEM($$, TI_DURATION, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
+	| KW_DURATION EQUAL SAFE    { ITEM($$, TI_DURATION, NULL, 0, $1.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_DURATION EQ_SAFE    { ITEM($$, TI_DURATION, NULL, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
 	| KW_NOTIFY_COMPLETION EQUAL LBRKT reasons RBRKT { ITEM($$, TI_NOTIFY_COMPLETION, $4, 0, $1.off); }
 	| KW_KEEP_ACTIVE            { ITEM($$, TI_KEEP_ACTIVE, NULL, 0, $1.off); }
 	| KW_DIRECTION EQUAL direction_kw { ITEM($$, TI_DIRECTION, NULL, $3.kw, $1.off); }
-	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $3.off); CK(tb_request_id(px, &$3, &$$->n)); }
-	| KW_REQUEST_ID EQ_SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $2.off); CK(tb_request_id(px, &$2, &$$->n)); }
-	| KW_INTSIG_DELAY EQUAL SAFE { ITEM($$, TI_INTSIG_DELAY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| KW_INTSIG_DELAY EQ_SAFE { ITEM($$, TI_INTSIG_DELAY, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
+	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $1.off); CK(tb_request_id(px, &$3, &$$->n)); }
+	| KW_REQUEST_ID EQ_SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $1.off); CK(tb_request_id(px, &$2, &$$->n)); }
+	| KW_INTSIG_DELAY EQUAL SAFE { ITEM($$, TI_INTSIG_DELAY, NULL, 0, $1.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_INTSIG_DELAY EQ_SAFE { ITEM($$, TI_INTSIG_DELAY, NULL, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	;
 
 signal_type_kw : KW_ON_OFF | KW_TIME_OUT | KW_BRIEF ;
@@ -1423,8 +1423,8 @@ oe_params
 	;
 
 oe_param
-	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
+	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $1.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_PROP, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
 	;
 
@@ -1451,13 +1451,14 @@ digit_map_descriptor
 	| KW_DIGIT_MAP EQUAL word LBRKT DIGITMAP_BODY RBRKT { $$ = tb_digit_map(px, &$3, &$5); NN($$); }
 	;
 
+/* The list's aux keeps the keyword's offset (a Statistics descriptor in a command is v3). */
 statistics_descriptor
-	: KW_STATS LBRKT stat_params RBRKT { $$ = $3; }
+	: KW_STATS LBRKT stat_params RBRKT { $$ = $3; ((tb_list *)$$)->aux = (void *)(uintptr_t)$1.off; }
 	;
 
 stat_params
 	: stat_param                { $$ = tb_list_new(px, $1); NN($$); }
-	| stat_params COMMA stat_param { CK(tb_list_add(px, $1, $3)); $$ = $1; }
+	| stat_params COMMA stat_param { CK(tb_stat_add(px, $1, $3, $2.off)); $$ = $1; }
 	;
 
 stat_param
@@ -1567,7 +1568,7 @@ ia_local_parm
 	: KW_MODE                   { ITEM($$, TI_MODE, NULL, -1, $1.off); }
 	| KW_MODE EQUAL stream_mode_kw { ITEM($$, TI_MODE, NULL, $3.kw, $1.off); }
 	| SAFE                      { ITEM($$, TI_PROP, NULL, 0, $1.off); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
-	| property_parm             { ITEM($$, TI_PROP, NULL, 0, 0); $$->p = tb_ind_prop(px, NULL, $1); NN($$->p); }
+	| SAFE parm_value           { ITEM($$, TI_PROP, NULL, 1, $1.off); CK(tb_prop_name(px, $2, &$1)); $$->p = tb_ind_prop(px, NULL, $2); NN($$->p); }
 	| KW_RESERVED_VALUE         { ITEM($$, TI_RESERVED_VALUE, NULL, 0, $1.off); }
 	| KW_RESERVED_GROUP         { ITEM($$, TI_RESERVED_GROUP, NULL, 0, $1.off); }
 	;
@@ -1579,7 +1580,7 @@ ia_ts_parms
 
 ia_ts_parm
 	: SAFE                      { ITEM($$, TI_PROP, NULL, 0, $1.off); $$->p = tb_ind_prop(px, &$1, NULL); NN($$->p); }
-	| property_parm             { ITEM($$, TI_PROP, NULL, 0, 0); $$->p = tb_ind_prop(px, NULL, $1); NN($$->p); }
+	| SAFE parm_value           { ITEM($$, TI_PROP, NULL, 1, $1.off); CK(tb_prop_name(px, $2, &$1)); $$->p = tb_ind_prop(px, NULL, $2); NN($$->p); }
 	| KW_SERVICE_STATES         { ITEM($$, TI_SERVICE_STATE, NULL, -1, $1.off); }
 	| KW_SERVICE_STATES EQUAL service_state_kw { ITEM($$, TI_SERVICE_STATE, NULL, $3.kw, $1.off); }
 	| KW_BUFFER                 { ITEM($$, TI_BUFFER, NULL, 0, $1.off); }
@@ -1596,10 +1597,10 @@ ia_sig_params
 	;
 
 ia_sig_param
-	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $3.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
-	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $2.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
-	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $3.off); CK(tb_request_id(px, &$3, &$$->n)); }
-	| KW_REQUEST_ID EQ_SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $2.off); CK(tb_request_id(px, &$2, &$$->n)); }
+	: KW_STREAM EQUAL SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $1.off); CK(tb_uint(px, &$3, 65535, &$$->n)); }
+	| KW_STREAM EQ_SAFE      { ITEM($$, TI_STREAM_ID, NULL, 0, $1.off); CK(tb_uint(px, &$2, 65535, &$$->n)); }
+	| KW_REQUEST_ID EQUAL SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $1.off); CK(tb_request_id(px, &$3, &$$->n)); }
+	| KW_REQUEST_ID EQ_SAFE  { ITEM($$, TI_REQUEST_ID, NULL, 0, $1.off); CK(tb_request_id(px, &$2, &$$->n)); }
 	;
 
 /* ---- service change ---------------------------------------------------- */
@@ -1616,14 +1617,14 @@ sc_parms
 sc_parm
 	: KW_METHOD eq_sc_method { ITEM($$, TI_SC_METHOD, NULL, $2.kw, $1.off); $$->tok = $2; }
 	| KW_REASON eq_value     { ITEM($$, TI_SC_REASON, NULL, 0, $1.off); $$->tok = $2; }
-	| KW_DELAY EQUAL SAFE       { ITEM($$, TI_SC_DELAY, NULL, 0, $3.off); CK(tb_uint(px, &$3, 4294967295u, &$$->n)); }
-	| KW_DELAY EQ_SAFE       { ITEM($$, TI_SC_DELAY, NULL, 0, $2.off); CK(tb_uint(px, &$2, 4294967295u, &$$->n)); }
-	| KW_SERVICE_CHANGE_ADDRESS EQUAL MID { ITEM($$, TI_SC_ADDRESS, NULL, 0, $3.off); $$->tok = $3; }
-	| KW_MGC_ID EQUAL MID       { ITEM($$, TI_SC_MGCID, NULL, 0, $3.off); $$->tok = $3; }
-	| KW_PROFILE EQUAL SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, $3.off); $$->tok = $3; }
-	| KW_PROFILE EQ_SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, $2.off); $$->tok = $2; }
-	| KW_VERSION EQUAL SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, $3.off); CK(tb_uint(px, &$3, 99, &$$->n)); }
-	| KW_VERSION EQ_SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, $2.off); CK(tb_uint(px, &$2, 99, &$$->n)); }
+	| KW_DELAY EQUAL SAFE       { ITEM($$, TI_SC_DELAY, NULL, 0, $1.off); CK(tb_uint(px, &$3, 4294967295u, &$$->n)); }
+	| KW_DELAY EQ_SAFE       { ITEM($$, TI_SC_DELAY, NULL, 0, $1.off); CK(tb_uint(px, &$2, 4294967295u, &$$->n)); }
+	| KW_SERVICE_CHANGE_ADDRESS EQUAL MID { ITEM($$, TI_SC_ADDRESS, NULL, 0, $1.off); $$->tok = $3; }
+	| KW_MGC_ID EQUAL MID       { ITEM($$, TI_SC_MGCID, NULL, 0, $1.off); $$->tok = $3; }
+	| KW_PROFILE EQUAL SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, $1.off); $$->tok = $3; }
+	| KW_PROFILE EQ_SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, $1.off); $$->tok = $2; }
+	| KW_VERSION EQUAL SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, $1.off); CK(tb_uint(px, &$3, 99, &$$->n)); }
+	| KW_VERSION EQ_SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, $1.off); CK(tb_uint(px, &$2, 99, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_SC_EXTENSION, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
 	| SAFE                      { ITEM($$, TI_SC_TIMESTAMP, NULL, 0, $1.off); $$->tok = $1; }
 	| KW_SERVICE_CHANGE_INCOMPLETE { ITEM($$, TI_SC_INCOMPLETE, NULL, 0, $1.off); }

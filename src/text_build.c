@@ -13,6 +13,7 @@
 
 #include "MegacoMessage.h"
 #include "text_parse.h"
+#include "version_table.h"
 
 #define NEW(px, T) ((T *)tb_new((px), sizeof(T)))
 #define TXT(px, t) ((const char *)(px)->in + (t)->off)
@@ -52,6 +53,52 @@ int tb_fail(text_parse *px, int code, size_t off, const char *fmt, ...)
 	}
 	return -1;
 }
+
+__attribute__((cold, noinline)) int tb_twice(text_parse *px, size_t off, const char *what,
+                                             const char *where)
+{
+	if (!px->err) {
+		px->twice = 1;
+		px->twice_kw = -1;
+		px->twice_eq = 0;
+	}
+	return tb_fail(px, MEGACO_ERR_SYNTAX, off, "%s given twice in %s", what, where);
+}
+
+__attribute__((cold, noinline)) int tb_exclusive(text_parse *px, size_t off, int first_kw,
+                                                 const char *what)
+{
+	if (!px->err) {
+		px->twice = 1;
+		px->twice_kw = first_kw;
+		px->twice_eq = 0;
+	}
+	return tb_fail(px, MEGACO_ERR_SYNTAX, off, "%s", what);
+}
+
+/* An item of an audit selection, where "PR" and "PR = 3" are different items. */
+static __attribute__((cold, noinline)) int twice_eq(text_parse *px, size_t off, const char *what,
+                                                    const char *where)
+{
+	int first = !px->err;
+	tb_twice(px, off, what, where);
+	if (first)
+		px->twice_eq = 1;
+	return -1;
+}
+
+__attribute__((cold, noinline)) int tb_version_gate(text_parse *px, size_t off, int since,
+                                                    const char *what)
+{
+	if (px->version >= since)
+		return 0;
+	return tb_fail(px, MEGACO_ERR_VERSION_MISMATCH, off,
+	               "%s is a version %d element; the message is version %d", what, since,
+	               px->version);
+}
+
+/* The version gate, with its test inline: most builders never need the call. */
+#define GATE(px, off, since, what) ((px)->version < (since) ? tb_version_gate(px, off, since, what) : 0)
 
 /*
  * Nodes and strings are carved from a chunk of the arena, held as
@@ -303,6 +350,29 @@ CARVE_INLINE int set_tok(text_parse *px, OCTET_STRING_t *os, const text_tok *t)
 {
 	return set_os(px, os, TXT(px, t), t->len);
 }
+
+/*
+ * Characters per version (MEGACO_ERR_BAD_CHARACTER at the byte). The
+ * scanner takes %x80-FF in words and quoted strings, as the v3 ABNF's VALUE
+ * and quotedString do; v1's (RFC 3525) are ASCII, and its quotedString has
+ * no line ends. A termination ID is a pathNAME in every version: ASCII.
+ */
+static __attribute__((cold, noinline)) int bad_byte(text_parse *px, size_t off, const char *what)
+{
+	return tb_fail(px, MEGACO_ERR_BAD_CHARACTER, off, "byte 0x%02X in %s", px->in[off], what);
+}
+
+static __attribute__((noinline)) int v1_value_chars(text_parse *px, const text_tok *t)
+{
+	const unsigned char *s = px->in + t->off;
+	for (uint32_t i = 0; i < t->len; i++)
+		if (s[i] >= 0x80 || s[i] == '\r' || s[i] == '\n')
+			return bad_byte(px, t->off + i, "a version 1 value (RFC 3525 VALUE, quotedString)");
+	return 0;
+}
+
+/* A VALUE or quotedString token's bytes are allowed in the message's version. */
+#define VALUE_CHARS(px, t) ((px)->version == 1 ? v1_value_chars(px, t) : 0)
 
 static int syntax(text_parse *px, const text_tok *t, const char *what)
 {
@@ -794,6 +864,7 @@ int tb_version(text_parse *px, const text_tok *version)
 		return tb_fail(px, MEGACO_ERR_VERSION, version->off,
 		               "protocol version %lu is not supported (1..3)", v);
 	px->msg->model->mess.version = (long)v;
+	px->version = (int)v;
 	return 0;
 }
 
@@ -872,7 +943,8 @@ static int parse_segment(text_parse *px, const text_tok *t, unsigned long *id, l
 		return syntax(px, t, "transaction/segment");
 	if (n >= 2) {
 		unsigned long s;
-		if (parse_uint(px, TXT(px, &p[1]), p[1].len, p[1].off, 65535, &s) ||
+		if (GATE(px, p[1].off, MEGACO_SINCE_TransactionReply_segmentNumber, "a segment number") ||
+		    parse_uint(px, TXT(px, &p[1]), p[1].len, p[1].off, 65535, &s) ||
 		    !(*seg = new_long(px, (long)s)))
 			return -1;
 	}
@@ -947,6 +1019,8 @@ void *tb_trans_ack(text_parse *px, tb_list *acks)
 
 void *tb_segment_reply(text_parse *px, const text_tok *id)
 {
+	if (GATE(px, id->off, MEGACO_SINCE_Transaction_segmentReply, "a segment reply"))
+		return NULL;
 	Transaction_t *t = new_transaction(px, Transaction_PR_segmentReply);
 	if (!t)
 		return NULL;
@@ -985,6 +1059,15 @@ tb_list *tb_ack_list(text_parse *px, tb_list *l, const text_tok *t)
 
 /* ---- actions and context properties ------------------------------------------ */
 
+static __attribute__((cold, noinline)) int reserved_ctx(text_parse *px, const text_tok *t,
+                                                         unsigned long v)
+{
+	return tb_fail(px, MEGACO_ERR_NUMBER_RANGE, t->off,
+	               "context ID %lu is reserved: the %s context is written '%s'", v,
+	               v == 0 ? "NULL" : v == 4294967294u ? "CHOOSE" : "ALL",
+	               v == 0 ? "-" : v == 4294967294u ? "$" : "*");
+}
+
 static int ctx_id(text_parse *px, const text_tok *t, ContextID_t *out)
 {
 	if (t->len == 1) {
@@ -995,7 +1078,16 @@ static int ctx_id(text_parse *px, const text_tok *t, ContextID_t *out)
 		default: break;
 		}
 	}
-	return parse_uint(px, TXT(px, t), t->len, t->off, 4294967295u, out);
+	if (parse_uint(px, TXT(px, t), t->len, t->off, 4294967295u, out))
+		return -1;
+	/*
+	 * 0, 0xFFFFFFFE and 0xFFFFFFFF are the NULL, CHOOSE and ALL contexts,
+	 * whose text is '-', '$' and '*' (grammar/README.md, "Reserved context
+	 * IDs"): as numbers they are refused, not taken as those contexts.
+	 */
+	if (*out - 1 >= 4294967293u)
+		return reserved_ctx(px, t, *out);
+	return 0;
 }
 
 tb_list *tb_ctxid_list(text_parse *px, tb_list *l, const text_tok *t)
@@ -1009,6 +1101,16 @@ tb_list *tb_ctxid_list(text_parse *px, tb_list *l, const text_tok *t)
 /* Fills a zeroed TerminationID_t from its token. */
 CARVE_INLINE int set_term_id(text_parse *px, const text_tok *t, TerminationID_t *tid)
 {
+	const unsigned char *b = px->in + t->off;
+	unsigned char high = 0;
+	for (uint32_t i = 0; i < t->len; i++)
+		high |= b[i];
+	if (high & 0x80) {
+		uint32_t i = 0;
+		while (b[i] < 0x80)
+			i++;
+		return bad_byte(px, t->off + i, "a termination ID (pathNAME is ASCII)");
+	}
 	/* ROOT is stored upper case, whatever the spelling (docs/model.md). */
 	if (ci_eq(TXT(px, t), t->len, "ROOT"))
 		return set_os(px, &tid->id, "ROOT", 4);
@@ -1032,25 +1134,47 @@ static int ctx_prop(text_parse *px, ContextRequest_t **crp, const text_item *it)
 	ContextRequest_t *cr = *crp;
 	if (!cr && !(cr = *crp = NEW(px, ContextRequest_t)))
 		return -1;
+	static const char *const where = "a context's properties";
 	switch (it->kind) {
 	case TI_TOPOLOGY:
-		if (!cr->topologyReq && !(cr->topologyReq = NEW(px, struct ContextRequest__topologyReq)))
+		if (cr->topologyReq)
+			return tb_twice(px, it->off, "Topology", where);
+		if (!(cr->topologyReq = NEW(px, struct ContextRequest__topologyReq)))
 			return -1;
 		LIST_INTO(cr->topologyReq->list, (tb_list *)it->p);
 		return 0;
 	case TI_PRIORITY:
+		if (cr->priority)
+			return tb_twice(px, it->off, "Priority", where);
 		return (cr->priority = new_long(px, it->n)) ? 0 : -1;
 	case TI_EMERGENCY:
+		if (cr->emergency)
+			return tb_twice(px, it->off, "Emergency or EmergencyOff", where);
 		return (cr->emergency = new_int(px, (int)it->n)) ? 0 : -1;
 	case TI_IEPS:
+		if (cr->iepscallind)
+			return tb_twice(px, it->off, "IEPSCall", where);
+		if (GATE(px, it->off, MEGACO_SINCE_ContextRequest_iepscallind, "IEPSCall"))
+			return -1;
 		return (cr->iepscallind = new_int(px, (int)it->n)) ? 0 : -1;
 	case TI_CTX_PROPS:
-		if (!(cr->contextProp = NEW(px, struct ContextRequest__contextProp)))
-			return -1;
-		LIST_INTO(cr->contextProp->list, (tb_list *)it->p);
-		return 0;
 	case TI_CTX_LIST:
-		if (!(cr->contextList = NEW(px, struct ContextRequest__contextList)))
+		/*
+		 * A ContextAttr holds properties or a ContextList, never both, and
+		 * the model may have both: one of each is taken (Erlang megaco
+		 * writes that, corpus msg71b22), two of a kind are not.
+		 */
+		if (it->kind == TI_CTX_PROPS ? cr->contextProp != NULL : cr->contextList != NULL)
+			return tb_twice(px, it->off, "ContextAttr", where);
+		if (it->kind == TI_CTX_PROPS) {
+			if (GATE(px, it->off, MEGACO_SINCE_ContextRequest_contextProp, "ContextAttr") ||
+			    !(cr->contextProp = NEW(px, struct ContextRequest__contextProp)))
+				return -1;
+			LIST_INTO(cr->contextProp->list, (tb_list *)it->p);
+			return 0;
+		}
+		if (GATE(px, it->off, MEGACO_SINCE_ContextRequest_contextList, "ContextAttr's ContextList") ||
+		    !(cr->contextList = NEW(px, struct ContextRequest__contextList)))
 			return -1;
 		LIST_INTO(cr->contextList->list, (tb_list *)it->p);
 		return 0;
@@ -1072,7 +1196,7 @@ int tb_action_request_add(text_parse *px, void *p, const text_item *it)
 		return add(px, &ar->commandRequests.list, it->p);
 	case TI_CTX_AUDIT:
 		if (ar->contextAttrAuditReq)
-			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second ContextAudit");
+			return tb_twice(px, it->off, "ContextAudit", "a context request");
 		ar->contextAttrAuditReq = it->p;
 		return 0;
 	default:
@@ -1103,7 +1227,7 @@ int tb_action_reply_add(text_parse *px, void *p, const text_item *it)
 		return add(px, &ar->commandReply.list, it->p);
 	case TI_ERROR:
 		if (ar->errorDescriptor)
-			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second Error descriptor");
+			return tb_twice(px, it->off, "Error", "a context reply");
 		ar->errorDescriptor = it->p;
 		return 0;
 	default:
@@ -1120,7 +1244,7 @@ int tb_action_reply_error(text_parse *px, void *p, void *err, size_t off)
 {
 	ActionReply_t *ar = p;
 	if (ar->errorDescriptor)
-		return tb_fail(px, MEGACO_ERR_SYNTAX, off, "a second Error descriptor");
+		return tb_twice(px, off, "Error", "a context reply");
 	ar->errorDescriptor = err;
 	return 0;
 }
@@ -1130,9 +1254,17 @@ int tb_action_reply_id(text_parse *px, void *p, const text_tok *id)
 	return ctx_id(px, id, &((ActionReply_t *)p)->contextId);
 }
 
-/* Context = id [{ ... }]: ar is the body's reply, NULL for none. */
+/*
+ * Context = id [{ ... }]: ar is the body's reply, NULL for none, which only
+ * the v3 ABNF allows (actionReply's braces are optional there; v1 and v2
+ * want an error descriptor or a command reply in them).
+ */
+#define SINCE_REPLY_WITHOUT_BRACES 3 /* text only: no element of the ASN.1 modules */
+
 void *tb_action_reply_ctx(text_parse *px, void *ar, const text_tok *id)
 {
+	if (!ar && GATE(px, id->off, SINCE_REPLY_WITHOUT_BRACES, "a context reply without braces"))
+		return NULL;
 	if (!ar && !(ar = tb_action_reply(px)))
 		return NULL;
 	return tb_action_reply_id(px, ar, id) ? NULL : ar;
@@ -1159,21 +1291,55 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 	if (!c && !(c = NEW(px, ContextAttrAuditRequest_t)))
 		return NULL;
 	int rc = 0;
+	static const char *const where = "ContextAudit";
+	/* The v3 additions to ContextAttrAuditRequest, each at most once. */
+#define ONCE(f, what, since)                                                        \
+	if (c->f)                                                                       \
+		return twice_eq(px, it->off, what, where), NULL;                            \
+	if (GATE(px, it->off, since, what))                                             \
+		return NULL
 	switch (it->kind) {
-	case TI_A_TOPOLOGY: rc = !(c->topology = new_int(px, 0)); break;
-	case TI_A_EMERGENCY: rc = !(c->emergency = new_int(px, 0)); break;
-	case TI_A_PRIORITY: rc = !(c->priority = new_int(px, 0)); break;
-	case TI_A_IEPS: rc = !(c->iepscallind = new_int(px, 0)); break;
-	case TI_A_SEL_PRIORITY: rc = !(c->selectpriority = new_long(px, it->n)); break;
-	case TI_A_SEL_EMERGENCY: rc = !(c->selectemergency = new_int(px, (int)it->n)); break;
-	case TI_A_SEL_IEPS: rc = !(c->selectiepscallind = new_int(px, (int)it->n)); break;
+	case TI_A_TOPOLOGY:
+		ONCE(topology, "Topology", 1);
+		rc = !(c->topology = new_int(px, 0));
+		break;
+	case TI_A_EMERGENCY:
+		ONCE(emergency, "Emergency", 1);
+		rc = !(c->emergency = new_int(px, 0));
+		break;
+	case TI_A_PRIORITY:
+		ONCE(priority, "Priority", 1);
+		rc = !(c->priority = new_int(px, 0));
+		break;
+	case TI_A_IEPS:
+		ONCE(iepscallind, "IEPSCall", MEGACO_SINCE_ContextAttrAuditRequest_iepscallind);
+		rc = !(c->iepscallind = new_int(px, 0));
+		break;
+	case TI_A_SEL_PRIORITY:
+		ONCE(selectpriority, "Priority = value", MEGACO_SINCE_ContextAttrAuditRequest_selectpriority);
+		rc = !(c->selectpriority = new_long(px, it->n));
+		break;
+	case TI_A_SEL_EMERGENCY:
+		ONCE(selectemergency, "EmergencyValue",
+		     MEGACO_SINCE_ContextAttrAuditRequest_selectemergency);
+		rc = !(c->selectemergency = new_int(px, (int)it->n));
+		break;
+	case TI_A_SEL_IEPS:
+		ONCE(selectiepscallind, "IEPSCall = value",
+		     MEGACO_SINCE_ContextAttrAuditRequest_selectiepscallind);
+		rc = !(c->selectiepscallind = new_int(px, (int)it->n));
+		break;
 	case TI_A_LOGIC:
+		ONCE(selectLogic, "ANDLgc or ORLgc", MEGACO_SINCE_ContextAttrAuditRequest_selectLogic);
 		if (!(c->selectLogic = NEW(px, SelectLogic_t)))
 			return NULL;
 		c->selectLogic->present = it->n ? SelectLogic_PR_orAUDITSelect : SelectLogic_PR_andAUDITSelect;
 		break;
 	case TI_A_PKGD:
 	case TI_A_PROP: {
+		if (GATE(px, it->off, MEGACO_SINCE_ContextAttrAuditRequest_contextPropAud,
+		         "a property in ContextAudit"))
+			return NULL;
 		void *ip = it->kind == TI_A_PKGD ? it->p : tb_ind_prop(px, NULL, it->p);
 		if (!c->contextPropAud && !(c->contextPropAud = NEW(px, struct ContextAttrAuditRequest__contextPropAud)))
 			return NULL;
@@ -1181,8 +1347,17 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 		break;
 	}
 	case TI_A_NESTED: {
-		/* ContextAttr { ... } inside ContextAudit: same fields, merged. */
+		/* ContextAttr { ... } inside ContextAudit: same fields, merged; each at most once. */
 		ContextAttrAuditRequest_t *n = it->p;
+		if (GATE(px, it->off, MEGACO_SINCE_ContextAttrAuditRequest_contextPropAud, "ContextAttr"))
+			return NULL;
+		if ((n->topology && c->topology) || (n->emergency && c->emergency) ||
+		    (n->priority && c->priority) || (n->iepscallind && c->iepscallind) ||
+		    (n->selectpriority && c->selectpriority) ||
+		    (n->selectemergency && c->selectemergency) ||
+		    (n->selectiepscallind && c->selectiepscallind) || (n->selectLogic && c->selectLogic))
+			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off,
+			               "ContextAttr repeats an item of its ContextAudit"), NULL;
 		if (n->contextPropAud) {
 			if (!c->contextPropAud && !(c->contextPropAud = NEW(px, struct ContextAttrAuditRequest__contextPropAud)))
 				return NULL;
@@ -1199,6 +1374,7 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 	default:
 		rc = tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected context audit item");
 	}
+#undef ONCE
 	return rc ? NULL : c;
 }
 
@@ -1247,6 +1423,9 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 			                                                   : TopologyRequest__topologyDirection_oneway;
 			return l;
 		}
+		if (GATE(px, it->off, MEGACO_SINCE_TopologyRequest_topologyDirectionExtension,
+		         "OnewayExternal or OnewayBoth"))
+			return NULL;
 		if (tr->topologyDirection == -1)
 			tr->topologyDirection = TopologyRequest__topologyDirection_oneway;
 		tr->topologyDirectionExtension = new_long(px, it->n == TEXT_KW_ONEWAY_EXTERNAL
@@ -1257,6 +1436,8 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 	default: /* TI_TOPO_STREAM */
 		if (l->aux || !tr || tr->topologyDirection == -1 || tr->streamID)
 			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected %s", shape), NULL;
+		if (GATE(px, it->off, MEGACO_SINCE_TopologyRequest_streamID, "a topology triple's Stream"))
+			return NULL;
 		return (tr->streamID = new_long(px, it->n)) ? l : NULL;
 	}
 }
@@ -1267,9 +1448,9 @@ tb_list *tb_topology_tid(text_parse *px, tb_list *l, const text_tok *t)
 	return tb_topology(px, l, &it);
 }
 
-tb_list *tb_topology_stream(text_parse *px, tb_list *l, const text_tok *t)
+tb_list *tb_topology_stream(text_parse *px, tb_list *l, const text_tok *kw, const text_tok *t)
 {
-	text_item it = {.kind = TI_TOPO_STREAM, .off = t->off};
+	text_item it = {.kind = TI_TOPO_STREAM, .off = kw->off};
 	if (tb_uint(px, t, 65535, &it.n))
 		return NULL;
 	return tb_topology(px, l, &it);
@@ -1321,7 +1502,9 @@ void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
 		a->terminationID = *(TerminationID_t *)tids->list.array[0];
 		a->auditDescriptor = body ? *(AuditDescriptor_t *)body : empty_audit;
 		if (tids->list.count > 1) {
-			if (!(a->terminationIDList = NEW(px, TerminationIDList_t)))
+			if (GATE(px, kw->off, MEGACO_SINCE_AuditRequest_terminationIDList,
+			         "an audit of a list of terminations") ||
+			    !(a->terminationIDList = NEW(px, TerminationIDList_t)))
 				return NULL;
 			LIST_INTO(a->terminationIDList->list, tids);
 		}
@@ -1367,8 +1550,52 @@ void *tb_notify_request(text_parse *px, const text_tok *kw, tb_list *tids, void 
 	case TI_EVENTBUFFER: d->present = T##_PR_eventBufferDescriptor; LIST_INTO(d->choice.eventBufferDescriptor.list, (tb_list *)it->p); break; \
 	case TI_STATS: d->present = T##_PR_statisticsDescriptor; LIST_INTO(d->choice.statisticsDescriptor.list, (tb_list *)it->p); break;
 
-tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it)
+/*
+ * The descriptor at the comma at `comma` (or the list's first, at 0): the
+ * offset of its first token, for an error found after it was built.
+ */
+static size_t after_comma(const text_parse *px, size_t comma)
 {
+	size_t i = comma + 1;
+	for (;;) {
+		while (i < px->len && (px->in[i] == ' ' || px->in[i] == '\t' || px->in[i] == '\r' ||
+		                       px->in[i] == '\n'))
+			i++;
+		if (i >= px->len || px->in[i] != ';')
+			return i;
+		while (i < px->len && px->in[i] != '\n' && px->in[i] != '\r')
+			i++;
+	}
+}
+
+static const char *desc_name(int kind)
+{
+	switch (kind) {
+	case TI_MEDIA: return "Media";
+	case TI_MODEM: return "Modem";
+	case TI_MUX: return "Mux";
+	case TI_EVENTS: return "Events";
+	case TI_SIGNALS: return "Signals";
+	case TI_DIGITMAP: return "DigitMap";
+	case TI_EVENTBUFFER: return "EventBuffer";
+	case TI_AUDIT: return "Audit";
+	default: return "Statistics";
+	}
+}
+
+/*
+ * ammParameter: each descriptor at most once (l->aux holds a bit per kind
+ * seen); comma: the offset of the ',' before it (0 for the first).
+ */
+tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it, size_t comma)
+{
+	uintptr_t bit = (uintptr_t)1 << (it->kind - TI_MEDIA), seen = l ? (uintptr_t)l->aux : 0;
+	if (seen & bit)
+		return tb_twice(px, after_comma(px, comma), desc_name(it->kind),
+		                "an Add, Move or Modify"), NULL;
+	if (it->kind == TI_STATS && GATE(px, it->off, MEGACO_SINCE_AmmDescriptor_statisticsDescriptor,
+	                                 "a Statistics descriptor in a command"))
+		return NULL;
 	AmmDescriptor_t *d = NEW(px, AmmDescriptor_t);
 	if (!d)
 		return NULL;
@@ -1377,7 +1604,10 @@ tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it)
 	case TI_AUDIT: d->present = AmmDescriptor_PR_auditDescriptor; d->choice.auditDescriptor = *(AuditDescriptor_t *)it->p; break;
 	default: return tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected descriptor"), NULL;
 	}
-	return push(px, l, d);
+	if (!(l = push(px, l, d)))
+		return NULL;
+	l->aux = (void *)(seen | bit);
+	return l;
 }
 
 static int audit_bit(int kw)
@@ -1515,6 +1745,9 @@ void *tb_command_reply(text_parse *px, const text_tok *kw, tb_list *tids, tb_lis
 			a->choice.auditResult.terminationID = *(TerminationID_t *)tids->list.array[0];
 			LIST_INTO(a->choice.auditResult.terminationAuditResult.list, audit);
 		} else {
+			if (GATE(px, kw->off, MEGACO_SINCE_AuditReply_auditResultTermList,
+			         "an audit reply for a list of terminations"))
+				return NULL;
 			a->present = AuditReply_PR_auditResultTermList;
 			LIST_INTO(a->choice.auditResultTermList.terminationIDList.list, tids);
 			LIST_INTO(a->choice.auditResultTermList.terminationAuditResult.list, audit);
@@ -1574,7 +1807,8 @@ void *tb_error(text_parse *px, const text_tok *code, const text_tok *text)
 	if (!e || tb_uint(px, code, 65535, &e->errorCode))
 		return NULL;
 	if (text) {
-		if (!(e->errorText = NEW(px, ErrorText_t)) || set_tok(px, e->errorText, text))
+		if (VALUE_CHARS(px, text) || !(e->errorText = NEW(px, ErrorText_t)) ||
+		    set_tok(px, e->errorText, text))
 			return NULL;
 	}
 	return e;
@@ -1584,26 +1818,29 @@ void *tb_error(text_parse *px, const text_tok *code, const text_tok *text)
 
 static int stream_parm(text_parse *px, StreamParms_t *sp, const text_item *it)
 {
+	static const char *const where = "a stream's parameters";
 	switch (it->kind) {
 	case TI_LOCAL:
 		if (sp->localDescriptor)
-			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second Local descriptor");
+			return tb_twice(px, it->off, "Local", where);
 		sp->localDescriptor = it->p;
 		return 0;
 	case TI_REMOTE:
 		if (sp->remoteDescriptor)
-			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second Remote descriptor");
+			return tb_twice(px, it->off, "Remote", where);
 		sp->remoteDescriptor = it->p;
 		return 0;
 	case TI_LOCALCONTROL:
 		if (sp->localControlDescriptor)
-			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second LocalControl descriptor");
+			return tb_twice(px, it->off, "LocalControl", where);
 		sp->localControlDescriptor = it->p;
 		return 0;
 	default: /* TI_STATS */
 		if (sp->statisticsDescriptor)
-			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second Statistics descriptor");
-		if (!(sp->statisticsDescriptor = NEW(px, StatisticsDescriptor_t)))
+			return tb_twice(px, it->off, "Statistics", where);
+		if (GATE(px, it->off, MEGACO_SINCE_StreamParms_statisticsDescriptor,
+		         "a Statistics descriptor in a stream") ||
+		    !(sp->statisticsDescriptor = NEW(px, StatisticsDescriptor_t)))
 			return -1;
 		LIST_INTO(sp->statisticsDescriptor->list, (tb_list *)it->p);
 		return 0;
@@ -1625,7 +1862,7 @@ void *tb_media(text_parse *px, void *p, const text_item *it)
 		return NULL;
 	if (it->kind == TI_TERMSTATE) {
 		if (md->termStateDescr)
-			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "a second TerminationState"), NULL;
+			return tb_twice(px, it->off, "TerminationState", "Media"), NULL;
 		md->termStateDescr = it->p;
 		return md;
 	}
@@ -1759,8 +1996,11 @@ void *tb_local_control(text_parse *px, void *p, const text_item *it)
 	LocalControlDescriptor_t *lc = p;
 	if (!lc && !(lc = NEW(px, LocalControlDescriptor_t)))
 		return NULL;
+	static const char *const where = "LocalControl";
 	switch (it->kind) {
 	case TI_MODE: {
+		if (lc->streamMode)
+			return tb_twice(px, it->off, "Mode", where), NULL;
 		long m = it->n == TEXT_KW_SENDONLY ? StreamMode_sendOnly
 		         : it->n == TEXT_KW_RECVONLY ? StreamMode_recvOnly
 		         : it->n == TEXT_KW_SENDRECV ? StreamMode_sendRecv
@@ -1768,8 +2008,12 @@ void *tb_local_control(text_parse *px, void *p, const text_item *it)
 		return (lc->streamMode = new_long(px, m)) ? lc : NULL;
 	}
 	case TI_RESERVED_VALUE:
+		if (lc->reserveValue)
+			return tb_twice(px, it->off, "ReservedValue", where), NULL;
 		return (lc->reserveValue = new_int(px, (int)it->n)) ? lc : NULL;
 	case TI_RESERVED_GROUP:
+		if (lc->reserveGroup)
+			return tb_twice(px, it->off, "ReservedGroup", where), NULL;
 		return (lc->reserveGroup = new_int(px, (int)it->n)) ? lc : NULL;
 	default:
 		return add(px, &lc->propertyParms.list, it->p) ? NULL : lc;
@@ -1789,8 +2033,12 @@ void *tb_term_state(text_parse *px, void *p, const text_item *it)
 		return NULL;
 	switch (it->kind) {
 	case TI_SERVICE_STATE:
+		if (ts->serviceState)
+			return tb_twice(px, it->off, "ServiceStates", "TerminationState"), NULL;
 		return (ts->serviceState = new_long(px, service_state(it->n))) ? ts : NULL;
 	case TI_BUFFER:
+		if (ts->eventBufferControl)
+			return tb_twice(px, it->off, "Buffer", "TerminationState"), NULL;
 		return (ts->eventBufferControl = new_long(px, it->n ? EventBufferControl_lockStep
 		                                                    : EventBufferControl_off)) ? ts : NULL;
 	default:
@@ -1801,7 +2049,7 @@ void *tb_term_state(text_parse *px, void *p, const text_item *it)
 static int value_os(text_parse *px, const text_tok *v, OCTET_STRING_t **out)
 {
 	OCTET_STRING_t *os = NEW(px, OCTET_STRING_t);
-	if (!os || set_tok(px, os, v))
+	if (!os || VALUE_CHARS(px, v) || set_tok(px, os, v))
 		return -1;
 	*out = os;
 	return 0;
@@ -1905,6 +2153,9 @@ void *tb_modem(text_parse *px, void *p, const text_tok *type)
 		               "extension modem type '%.*s' has no ASN.1 equivalent", (int)type->len,
 		               TXT(px, type)), NULL;
 	}
+	for (int i = 0; i < md->mtl.list.count; i++)
+		if (*md->mtl.list.array[i] == t)
+			return tb_twice(px, type->off, "a modem type", "Modem"), NULL;
 	return add(px, &md->mtl.list, new_long(px, t)) ? NULL : md;
 }
 
@@ -1925,7 +2176,11 @@ void *tb_mux(text_parse *px, const text_tok *type, tb_list *tids)
 	case TEXT_KW_H223: m->muxType = MuxType_h223; break;
 	case TEXT_KW_H226: m->muxType = MuxType_h226; break;
 	case TEXT_KW_V76: m->muxType = MuxType_v76; break;
-	case TEXT_KW_NX64K: m->muxType = MuxType_nx64k; break;
+	case TEXT_KW_NX64K:
+		if (GATE(px, type->off, MEGACO_SINCE_MuxType_nx64k, "Mux type Nx64Kservice"))
+			return NULL;
+		m->muxType = MuxType_nx64k;
+		break;
 	default:
 		return tb_fail(px, MEGACO_ERR_UNSUPPORTED, type->off,
 		               "extension mux type '%.*s' has no ASN.1 equivalent", (int)type->len,
@@ -1981,10 +2236,15 @@ static int event_params(text_parse *px, tb_list *params, int second, StreamID_t 
                         SecondEventsDescriptor_t **sec, NotifyBehaviour_t **nb, NULL_t **rse,
                         int *have_actions)
 {
+	/* At most once each (eventParameter and secondEventParameter in the ABNF). */
+	static const char *const where = "an event's parameters";
+	int embedded = 0;
 	for (int i = 0; params && i < params->list.count; i++) {
 		const text_item *it = params->list.array[i];
 		switch (it->kind) {
 		case TI_STREAM_ID:
+			if (*stream)
+				return tb_twice(px, it->off, "Stream", where);
 			if (!(*stream = new_long(px, it->n)))
 				return -1;
 			break;
@@ -1994,16 +2254,29 @@ static int event_params(text_parse *px, tb_list *params, int second, StreamID_t 
 			break;
 		case TI_KEEP_ACTIVE:
 			*have_actions = 1;
+			if (*keep)
+				return tb_twice(px, it->off, "KeepActive", where);
+			if (*sig)
+				return tb_exclusive(px, it->off, TEXT_KW_EMBED,
+				                    "KeepActive and an Embed with signals exclude each other");
 			if (!(*keep = new_int(px, 1)))
 				return -1;
 			break;
 		case TI_EVENT_DM:
 			*have_actions = 1;
+			if (*dm)
+				return tb_twice(px, it->off, "DigitMap", where);
 			*dm = it->p;
 			break;
 		case TI_EMBED: {
 			embed_raw *e = it->p;
 			*have_actions = 1;
+			if (embedded)
+				return tb_twice(px, it->off, "Embed", where);
+			embedded = 1;
+			if (e->signals && *keep)
+				return tb_exclusive(px, it->off, TEXT_KW_KEEP_ACTIVE,
+				                    "KeepActive and an Embed with signals exclude each other");
 			if (e->events && (second || !sec))
 				return tb_fail(px, MEGACO_ERR_SYNTAX, it->off,
 				               "an embedded Events descriptor may not embed events again");
@@ -2018,12 +2291,20 @@ static int event_params(text_parse *px, tb_list *params, int second, StreamID_t 
 		}
 		case TI_NEVER_NOTIFY: case TI_NOTIFY_IMMEDIATE: case TI_NOTIFY_REGULATED:
 			*have_actions = 1;
-			if (!(*nb = notify_behaviour(px, it)))
+			if (*nb)
+				return tb_twice(px, it->off, "a notification behaviour", where);
+			if (GATE(px, it->off, MEGACO_SINCE_RequestedActions_notifyBehaviour,
+			         "a notification behaviour") ||
+			    !(*nb = notify_behaviour(px, it)))
 				return -1;
 			break;
 		default: /* TI_RESET_EVENTS */
 			*have_actions = 1;
-			if (!(*rse = new_int(px, 0)))
+			if (*rse)
+				return tb_twice(px, it->off, "ResetEventsDescriptor", where);
+			if (GATE(px, it->off, MEGACO_SINCE_RequestedActions_resetEventsDescriptor,
+			         "ResetEventsDescriptor") ||
+			    !(*rse = new_int(px, 0)))
 				return -1;
 		}
 	}
@@ -2114,6 +2395,10 @@ static DigitMapValue_t *digit_map_value(text_parse *px, const text_tok *t)
 		}
 		if (!slot)
 			break;
+		if (slot == &v->durationTimer &&
+		    GATE(px, (size_t)(s - (const char *)px->in), MEGACO_SINCE_DigitMapValue_durationTimer,
+		         "a digit map's Z timer"))
+			return NULL;
 		const char *d = s + 2, *q;
 		while (d < end && is_lwsp(*d))
 			d++;
@@ -2182,32 +2467,92 @@ int tb_signal_name(text_parse *px, void *sig, const text_tok *name)
 	return set_tok(px, &((Signal_t *)sig)->signalName, name);
 }
 
+/* Names compare without case (the ABNF's are case-insensitive). */
+static int same_name(const OCTET_STRING_t *a, const OCTET_STRING_t *b)
+{
+	if (a->size != b->size)
+		return 0;
+	for (int k = 0; k < a->size; k++) {
+		unsigned x = a->buf[k], y = b->buf[k];
+		x = x >= 'A' && x <= 'Z' ? x + 32 : x;
+		y = y >= 'A' && y <= 'Z' ? y + 32 : y;
+		if (x != y)
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether a list of SigParameter or EventParameter (their name first) has name already. */
+static int name_in(const void *list, const OCTET_STRING_t *name)
+{
+	const A_SEQUENCE_OF(OCTET_STRING_t) *l = list; /* each member starts with its name */
+	for (int i = 0; i < l->count; i++) {
+		const OCTET_STRING_t *n = l->array[i];
+		if (n->size != name->size)
+			continue;
+		if (same_name(n, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* sigParameter: at most once each, and every parameter name at most once. */
 int tb_signal_add(text_parse *px, void *p, const text_item *it)
 {
 	Signal_t *s = p;
+	static const char *const where = "a signal's parameters";
 	switch (it->kind) {
 	case TI_STREAM_ID:
+		if (s->streamID)
+			return tb_twice(px, it->off, "Stream", where);
 		return (s->streamID = new_long(px, it->n)) ? 0 : -1;
 	case TI_SIGNAL_TYPE:
+		if (s->sigType)
+			return tb_twice(px, it->off, "SignalType", where);
 		return (s->sigType = new_long(px, it->n == TEXT_KW_ON_OFF ? SignalType_onOff
 		                                  : it->n == TEXT_KW_TIME_OUT ? SignalType_timeOut
 		                                                               : SignalType_brief)) ? 0 : -1;
 	case TI_DURATION:
+		if (s->duration)
+			return tb_twice(px, it->off, "Duration", where);
 		return (s->duration = new_long(px, it->n)) ? 0 : -1;
 	case TI_PROP:
+		if (name_in(&s->sigParList.list, &((PropertyParm_t *)it->p)->name))
+			return tb_twice(px, it->off, "a parameter", where);
 		return add(px, &s->sigParList.list, sig_parm(px, it->p));
-	case TI_NOTIFY_COMPLETION:
+	case TI_NOTIFY_COMPLETION: {
+		/* Two would have to be merged into one bit string: a different signal. */
+		if (s->notifyCompletion)
+			return tb_twice(px, it->off, "NotifyCompletion", where);
+		const BIT_STRING_t *bs = it->p;
+		int bit = NotifyCompletion_onIteration;
+		if (bs->size > bit / 8 && (bs->buf[bit / 8] & (0x80 >> (bit % 8))) &&
+		    GATE(px, it->off, MEGACO_SINCE_NotifyCompletion_onIteration, "NotifyCompletion Iteration"))
+			return -1;
 		s->notifyCompletion = it->p;
 		return 0;
+	}
 	case TI_KEEP_ACTIVE:
 		return (s->keepActive = new_int(px, 1)) ? 0 : -1;
 	case TI_DIRECTION:
+		if (s->direction)
+			return tb_twice(px, it->off, "SPADirection", where);
+		if (GATE(px, it->off, MEGACO_SINCE_Signal_direction, "SPADirection"))
+			return -1;
 		return (s->direction = new_long(px, it->n == TEXT_KW_EXTERNAL ? SignalDirection_external
 		                                    : it->n == TEXT_KW_INTERNAL ? SignalDirection_internal
 		                                                                 : SignalDirection_both)) ? 0 : -1;
 	case TI_REQUEST_ID:
+		if (s->requestID)
+			return tb_twice(px, it->off, "SPARequestID", where);
+		if (GATE(px, it->off, MEGACO_SINCE_Signal_requestID, "SPARequestID"))
+			return -1;
 		return (s->requestID = new_ulong(px, (unsigned long)it->n)) ? 0 : -1;
 	default: /* TI_INTSIG_DELAY */
+		if (s->intersigDelay)
+			return tb_twice(px, it->off, "Intersignal", where);
+		if (GATE(px, it->off, MEGACO_SINCE_Signal_intersigDelay, "Intersignal"))
+			return -1;
 		return (s->intersigDelay = new_long(px, it->n)) ? 0 : -1;
 	}
 }
@@ -2270,13 +2615,19 @@ static int timestamp(text_parse *px, const text_tok *t, TimeNotation_t **out)
 	return 0;
 }
 
+/* observedEventParameter: Stream at most once, every parameter name at most once. */
 static int oe_params(text_parse *px, tb_list *params, StreamID_t **stream, void *list)
 {
+	static const char *const where = "an observed event's parameters";
 	for (int i = 0; params && i < params->list.count; i++) {
 		const text_item *it = params->list.array[i];
 		if (it->kind == TI_STREAM_ID) {
+			if (*stream)
+				return tb_twice(px, it->off, "Stream", where);
 			if (!(*stream = new_long(px, it->n)))
 				return -1;
+		} else if (name_in(list, &((PropertyParm_t *)it->p)->name)) {
+			return tb_twice(px, it->off, "a parameter", where);
 		} else if (add(px, list, event_parm(px, it->p))) {
 			return -1;
 		}
@@ -2326,6 +2677,16 @@ void *tb_stat(text_parse *px, const text_tok *name, void *values)
 	return s;
 }
 
+/* statisticsParameter: each statistic at most once. */
+int tb_stat_add(text_parse *px, tb_list *l, void *stat, size_t comma)
+{
+	const StatisticsParameter_t *st = stat;
+	for (int i = 0; i < l->list.count; i++)
+		if (same_name(&((const StatisticsParameter_t *)l->list.array[i])->statName, &st->statName))
+			return tb_twice(px, after_comma(px, comma), "a statistic", "Statistics");
+	return add(px, &l->list, stat);
+}
+
 static int package_item(text_parse *px, const text_tok *t, Name_t *name, long *version)
 {
 	const char *s = TXT(px, t);
@@ -2358,10 +2719,17 @@ void *tb_audit(text_parse *px, void *p, const text_item *it)
 		return NULL;
 	if (!it)
 		return ad;
-	if (it->kind == TI_AUDIT_TOKEN)
-		return set_bit(px, &ad->auditToken, audit_bit((int)it->n)) ? NULL : ad;
-	if (it->kind == TI_IA_SIGNALS && !it->p) /* Signals { } */
-		return set_bit(px, &ad->auditToken, AuditDescriptor__auditToken_signalsToken) ? NULL : ad;
+	if (it->kind == TI_AUDIT_TOKEN || (it->kind == TI_IA_SIGNALS && !it->p)) { /* Signals { } */
+		int bit = it->kind == TI_AUDIT_TOKEN ? audit_bit((int)it->n)
+		                                     : AuditDescriptor__auditToken_signalsToken;
+		const BIT_STRING_t *bs = ad->auditToken;
+		if (bs && bs->size > bit / 8 && (bs->buf[bit / 8] & (0x80 >> (bit % 8))))
+			return tb_twice(px, it->off, "an audit token", "Audit"), NULL;
+		return set_bit(px, &ad->auditToken, bit) ? NULL : ad;
+	}
+	if (GATE(px, it->off, MEGACO_SINCE_AuditDescriptor_auditPropertyToken,
+	         "an individual audit descriptor"))
+		return NULL;
 	IndAuditParameter_t *ip = NEW(px, IndAuditParameter_t);
 	if (!ip)
 		return NULL;
@@ -2405,13 +2773,34 @@ void *tb_audit(text_parse *px, void *p, const text_item *it)
 	return add(px, &ad->auditPropertyToken->list, ip) ? NULL : ad;
 }
 
+/* indAudstreamParm: at most once each. */
 static int ia_stream_parm(text_parse *px, IndAudStreamParms_t *sp, const text_item *it)
 {
+	static const char *const where = "a stream's audit";
 	switch (it->kind) {
-	case TI_LOCAL: sp->localDescriptor = it->p; return 0;
-	case TI_REMOTE: sp->remoteDescriptor = it->p; return 0;
-	case TI_LOCALCONTROL: sp->localControlDescriptor = it->p; return 0;
-	default: sp->statisticsDescriptor = it->p; (void)px; return 0;
+	case TI_LOCAL:
+		if (sp->localDescriptor)
+			return tb_twice(px, it->off, "Local", where);
+		sp->localDescriptor = it->p;
+		return 0;
+	case TI_REMOTE:
+		if (sp->remoteDescriptor)
+			return tb_twice(px, it->off, "Remote", where);
+		sp->remoteDescriptor = it->p;
+		return 0;
+	case TI_LOCALCONTROL:
+		if (sp->localControlDescriptor)
+			return tb_twice(px, it->off, "LocalControl", where);
+		sp->localControlDescriptor = it->p;
+		return 0;
+	default:
+		if (sp->statisticsDescriptor)
+			return tb_twice(px, it->off, "Statistics", where);
+		if (GATE(px, it->off, MEGACO_SINCE_IndAudStreamParms_statisticsDescriptor,
+		         "a Statistics audit in a stream"))
+			return -1;
+		sp->statisticsDescriptor = it->p;
+		return 0;
 	}
 }
 
@@ -2429,6 +2818,8 @@ void *tb_ia_media(text_parse *px, void *p, const text_item *it)
 	if (!md && !(md = NEW(px, IndAudMediaDescriptor_t)))
 		return NULL;
 	if (it->kind == TI_TERMSTATE) {
+		if (md->termStateDescr)
+			return tb_twice(px, it->off, "TerminationState", "Media"), NULL;
 		md->termStateDescr = it->p;
 		return md;
 	}
@@ -2481,20 +2872,33 @@ void *tb_ia_local_control(text_parse *px, void *p, const text_item *it)
 	IndAudLocalControlDescriptor_t *lc = p;
 	if (!lc && !(lc = NEW(px, IndAudLocalControlDescriptor_t)))
 		return NULL;
+	static const char *const where = "LocalControl";
 	switch (it->kind) {
 	case TI_MODE:
+		if (lc->streamMode || lc->streamModeSel)
+			return tb_twice(px, it->off, "Mode", where), NULL;
 		if (it->n < 0)
 			return (lc->streamMode = new_int(px, 0)) ? lc : NULL;
+		if (GATE(px, it->off, MEGACO_SINCE_IndAudLocalControlDescriptor_streamModeSel,
+		         "an audit for a Mode value"))
+			return NULL;
 		return (lc->streamModeSel = new_long(px, it->n == TEXT_KW_SENDONLY ? StreamMode_sendOnly
 		                                         : it->n == TEXT_KW_RECVONLY ? StreamMode_recvOnly
 		                                         : it->n == TEXT_KW_SENDRECV ? StreamMode_sendRecv
 		                                         : it->n == TEXT_KW_INACTIVE ? StreamMode_inactive
 		                                                                      : StreamMode_loopBack)) ? lc : NULL;
 	case TI_RESERVED_VALUE:
+		if (lc->reserveValue)
+			return tb_twice(px, it->off, "ReservedValue", where), NULL;
 		return (lc->reserveValue = new_int(px, 0)) ? lc : NULL;
 	case TI_RESERVED_GROUP:
+		if (lc->reserveGroup)
+			return tb_twice(px, it->off, "ReservedGroup", where), NULL;
 		return (lc->reserveGroup = new_int(px, 0)) ? lc : NULL;
 	default:
+		if (it->n && GATE(px, it->off, MEGACO_SINCE_IndAudPropertyParm_propertyParms,
+		                  "an audit for a property value"))
+			return NULL;
 		if (!lc->propertyParms && !(lc->propertyParms = NEW(px, struct IndAudLocalControlDescriptor__propertyParms)))
 			return NULL;
 		return ind_prop_add(px, &lc->propertyParms->list, it->p) ? NULL : lc;
@@ -2508,12 +2912,22 @@ void *tb_ia_term_state(text_parse *px, void *p, const text_item *it)
 		return NULL;
 	switch (it->kind) {
 	case TI_SERVICE_STATE:
+		if (ts->serviceState || ts->serviceStateSel)
+			return tb_twice(px, it->off, "ServiceStates", "TerminationState"), NULL;
 		if (it->n < 0)
 			return (ts->serviceState = new_int(px, 0)) ? ts : NULL;
+		if (GATE(px, it->off, MEGACO_SINCE_IndAudTerminationStateDescriptor_serviceStateSel,
+		         "an audit for a ServiceStates value"))
+			return NULL;
 		return (ts->serviceStateSel = new_long(px, service_state(it->n))) ? ts : NULL;
 	case TI_BUFFER:
+		if (ts->eventBufferControl)
+			return tb_twice(px, it->off, "Buffer", "TerminationState"), NULL;
 		return (ts->eventBufferControl = new_int(px, 0)) ? ts : NULL;
 	default:
+		if (it->n && GATE(px, it->off, MEGACO_SINCE_IndAudPropertyParm_propertyParms,
+		                  "an audit for a property value"))
+			return NULL;
 		return ind_prop_add(px, &ts->propertyParms.list, it->p) ? NULL : ts;
 	}
 }
@@ -2568,8 +2982,15 @@ int tb_ia_signal_name(text_parse *px, void *sig, const text_tok *name)
 int tb_ia_signal_add(text_parse *px, void *sig, const text_item *it)
 {
 	IndAudSignal_t *s = sig;
-	if (it->kind == TI_STREAM_ID)
+	if (it->kind == TI_STREAM_ID) {
+		if (s->streamID)
+			return tb_twice(px, it->off, "Stream", "a signal's audit");
 		return (s->streamID = new_long(px, it->n)) ? 0 : -1;
+	}
+	if (s->signalRequestID)
+		return tb_twice(px, it->off, "SPARequestID", "a signal's audit");
+	if (GATE(px, it->off, MEGACO_SINCE_IndAudSignal_signalRequestID, "SPARequestID"))
+		return -1;
 	return (s->signalRequestID = new_ulong(px, (unsigned long)it->n)) ? 0 : -1;
 }
 
@@ -2628,8 +3049,11 @@ void *tb_sc(text_parse *px, void *p, const text_item *it)
 		sc->off = it->off;
 	}
 	ServiceChangeParm_t *s = &sc->p;
+	static const char *const where = "Services";
 	switch (it->kind) {
 	case TI_SC_METHOD:
+		if (sc->have_method)
+			return tb_twice(px, it->off, "Method", where), NULL;
 		switch (it->n) {
 		case TEXT_KW_FAILOVER: s->serviceChangeMethod = ServiceChangeMethod_failover; break;
 		case TEXT_KW_FORCED: s->serviceChangeMethod = ServiceChangeMethod_forced; break;
@@ -2645,29 +3069,57 @@ void *tb_sc(text_parse *px, void *p, const text_item *it)
 		sc->have_method = 1;
 		return sc;
 	case TI_SC_REASON: {
+		if (s->serviceChangeReason.list.count)
+			return tb_twice(px, it->off, "Reason", where), NULL;
 		OCTET_STRING_t *os;
 		if (value_os(px, &it->tok, &os) || add(px, &s->serviceChangeReason.list, os))
 			return NULL;
 		return sc;
 	}
 	case TI_SC_DELAY:
+		if (s->serviceChangeDelay)
+			return tb_twice(px, it->off, "Delay", where), NULL;
 		return (s->serviceChangeDelay = new_ulong(px, (unsigned long)it->n)) ? sc : NULL;
 	case TI_SC_ADDRESS:
+		if (s->serviceChangeAddress)
+			return tb_twice(px, it->off, "ServiceChangeAddress", where), NULL;
+		if (s->serviceChangeMgcId)
+			return tb_exclusive(px, it->off, TEXT_KW_MGC_ID,
+			                    "ServiceChangeAddress and MgcIdToTry exclude each other"), NULL;
 		return (s->serviceChangeAddress = build_sc_address(px, &it->tok)) ? sc : NULL;
 	case TI_SC_MGCID:
+		if (s->serviceChangeMgcId)
+			return tb_twice(px, it->off, "MgcIdToTry", where), NULL;
+		if (s->serviceChangeAddress)
+			return tb_exclusive(px, it->off, TEXT_KW_SERVICE_CHANGE_ADDRESS,
+			                    "MgcIdToTry and ServiceChangeAddress exclude each other"), NULL;
 		return (s->serviceChangeMgcId = build_mid(px, &it->tok)) ? sc : NULL;
 	case TI_SC_PROFILE:
+		if (s->serviceChangeProfile)
+			return tb_twice(px, it->off, "Profile", where), NULL;
 		if (!(s->serviceChangeProfile = NEW(px, ServiceChangeProfile_t)) ||
 		    set_tok(px, &s->serviceChangeProfile->profileName, &it->tok))
 			return NULL;
 		return sc;
 	case TI_SC_VERSION:
+		if (s->serviceChangeVersion)
+			return tb_twice(px, it->off, "Version", where), NULL;
 		return (s->serviceChangeVersion = new_long(px, it->n)) ? sc : NULL;
 	case TI_SC_TIMESTAMP:
+		if (s->timeStamp)
+			return tb_twice(px, it->off, "a time stamp", where), NULL;
 		return timestamp(px, &it->tok, &s->timeStamp) ? NULL : sc;
 	case TI_SC_INCOMPLETE:
+		if (s->serviceChangeIncompleteFlag)
+			return tb_twice(px, it->off, "ServiceChangeInc", where), NULL;
+		if (GATE(px, it->off, MEGACO_SINCE_ServiceChangeParm_serviceChangeIncompleteFlag,
+		         "ServiceChangeInc"))
+			return NULL;
 		return (s->serviceChangeIncompleteFlag = new_int(px, 0)) ? sc : NULL;
 	case TI_SC_AUDIT: {
+		if (GATE(px, it->off, MEGACO_SINCE_ServiceChangeParm_serviceChangeInfo,
+		         "an audit item in Services"))
+			return NULL;
 		text_item a = *it;
 		a.kind = it->n2;
 		return (s->serviceChangeInfo = tb_audit(px, s->serviceChangeInfo, &a)) ? sc : NULL;

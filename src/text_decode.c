@@ -127,6 +127,108 @@ void text_error_context(const text_parse *px, char *out, size_t cap)
 		         (int)(c->len > 32 ? 32 : c->len), (const char *)px->in + c->off, line, col);
 }
 
+/*
+ * Keywords that are spellings of one item for the at-most-once rules: an
+ * Emergency and an EmergencyOff are both "the emergency property", and so on.
+ */
+static int item_class(int kw)
+{
+	switch (kw) {
+	case TEXT_KW_EMERGENCY_OFF: return TEXT_KW_EMERGENCY;
+	case TEXT_KW_OR_AUDITSELECT: return TEXT_KW_AND_AUDITSELECT;
+	case TEXT_KW_NOTIFY_IMMEDIATE:
+	case TEXT_KW_NOTIFY_REGULATED: return TEXT_KW_NEVER_NOTIFY;
+	default: return kw;
+	}
+}
+
+static int same_word(const text_parse *px, const text_tok *a, const text_tok *b)
+{
+	if (a->len != b->len)
+		return 0;
+	for (uint32_t i = 0; i < a->len; i++) {
+		unsigned char x = px->in[a->off + i], y = px->in[b->off + i];
+		x = x >= 'A' && x <= 'Z' ? (unsigned char)(x + 32) : x;
+		y = y >= 'A' && y <= 'Z' ? (unsigned char)(y + 32) : y;
+		if (x != y)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The item at err_off is found in a first replay (its keyword, or its bytes
+ * for a name, and its depth); a second replay looks for the first item like
+ * it at the start of a list member (after '{', '[' or ',') at that depth,
+ * inside the braces that hold the second.
+ */
+void text_first_item(const text_parse *px, char *out, size_t cap)
+{
+	out[0] = 0;
+	text_tok want = {0};
+	unsigned want_depth = 0;
+	int want_eq = -1, found = 0;
+	size_t first = (size_t)-1;
+	megaco_options o;
+	megaco_options_init(&o);
+	o.max_token_length = px->scan->max_token;
+	o.max_depth = px->scan->max_depth;
+	o.allocator = px->scan->al;
+	for (int pass = 0; pass < 2 && (pass == 0 || found); pass++) {
+		text_scan_state st;
+		scan_init(&st, px->in, px->len, &o);
+		if (text_scan_re_open(&st))
+			return;
+		text_tok tok;
+		unsigned depth = 0;
+		int prev = LBRKT, at_start = 0;
+		size_t pending = (size_t)-1;
+		for (;;) {
+			int t = text_scan_next(&st, &tok);
+			if (t <= 0 || t == TEXT_YYerror)
+				break;
+			if (pass == 0 && found) { /* the token after the second item */
+				want_eq = px->twice_eq ? t == EQUAL : -1;
+				break;
+			}
+			if (pending != (size_t)-1) {
+				if (want_eq < 0 || want_eq == (t == EQUAL))
+					first = pending;
+				pending = (size_t)-1;
+			}
+			if (tok.off == px->err_off) {
+				if (pass == 0) {
+					want = tok;
+					want_depth = depth;
+					found = 1;
+					if (px->twice_kw >= 0)
+						want.kw = px->twice_kw;
+					continue;
+				}
+				break;
+			}
+			at_start = prev == LBRKT || prev == LSBRKT || prev == COMMA;
+			if (pass == 1 && depth == want_depth && at_start && first == (size_t)-1 &&
+			    (want.kw >= 0 ? tok.kw >= 0 && t != SAFE && item_class(tok.kw) == item_class(want.kw)
+			                  : t == SAFE && same_word(px, &tok, &want)))
+				pending = tok.off;
+			if (t == LBRKT || t == LSBRKT) {
+				if (++depth == want_depth)
+					first = (size_t)-1; /* a new list at that depth */
+			} else if ((t == RBRKT || t == RSBRKT) && depth) {
+				depth--;
+			}
+			prev = t;
+		}
+		text_scan_re_close(&st);
+	}
+	if (first == (size_t)-1)
+		return;
+	unsigned line, col;
+	line_col(px->in, px->len, first, &line, &col);
+	snprintf(out, cap, ", first at line %u, column %u", line, col);
+}
+
 static int run(text_parse *px, int reentrant)
 {
 	int rc;
@@ -275,9 +377,11 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 	} else if (px.err) {
 		code = px.err;
 		off = px.err_off;
-		char ctx[80];
+		char ctx[80], first[48] = "";
 		text_error_context(&px, ctx, sizeof ctx);
-		snprintf(text, sizeof text, "%s%s", ctx, px.err_text);
+		if (px.twice)
+			text_first_item(&px, first, sizeof first);
+		snprintf(text, sizeof text, "%s%s%s", ctx, px.err_text, first);
 	} else if (rc == 2 || msg->arena.failed) {
 		code = MEGACO_ERR_NOMEM;
 		off = 0;

@@ -74,6 +74,14 @@ typedef struct text_parse {
 	text_tok err_last;       /* the last token the parser read when it found the error */
 	int err;                 /* first error seen by the parser or a builder */
 	size_t err_off;
+	int version;             /* MEGACO/n, once read (0 before) */
+	/*
+	 * err is an item given twice (or one of two exclusive items): the
+	 * report names the first, found by text_first_item after the parse.
+	 * twice_kw: the keyword to look for, -1 for the one at err_off;
+	 * twice_eq: only items followed by '=' as the second is, or not.
+	 */
+	int twice, twice_kw, twice_eq;
 	unsigned nitems;         /* items[] used */
 	const union TEXT_YYSTYPE *last; /* the last token's value: its bytes, for errors */
 	unsigned char *carve, *carve_end; /* arena chunk the builders carve nodes from */
@@ -123,6 +131,28 @@ static inline text_item *text_item_make(text_parse *px, int kind, void *p, long 
  */
 void text_error_context(const text_parse *px, char *out, size_t cap);
 
+/*
+ * ", first at line l, column c" for an error set by tb_twice: the first item
+ * of the same kind in the same braces before err_off, found by scanning the
+ * input again (only when the error is reported); "" if there is none.
+ */
+void text_first_item(const text_parse *px, char *out, size_t cap);
+
+/*
+ * The at-most-once and either-or rules of the ABNF: a SYNTAX error at off
+ * ("Mode given twice in LocalControl"), whose report also names the first
+ * item (text_first_item). tb_exclusive: the first item is the keyword
+ * first_kw (the other of two exclusive items).
+ */
+int tb_twice(text_parse *px, size_t off, const char *what, const char *where);
+int tb_exclusive(text_parse *px, size_t off, int first_kw, const char *what);
+
+/*
+ * An element of protocol version `since` in a message of an older version:
+ * MEGACO_ERR_VERSION_MISMATCH at off. Returns 0 when the version allows it.
+ */
+int tb_version_gate(text_parse *px, size_t off, int since, const char *what);
+
 /* Builders; NULL or nonzero means failure with px->err set. */
 int tb_uint(text_parse *px, const text_tok *t, unsigned long max, long *out);
 int tb_on_off(text_parse *px, const text_tok *t, long *out);
@@ -163,13 +193,13 @@ void *tb_ctx_audit(text_parse *px, void *caar, const text_item *it);
 void *tb_ind_prop(text_parse *px, const text_tok *name, void *prop);
 tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it);
 tb_list *tb_topology_tid(text_parse *px, tb_list *l, const text_tok *t);
-tb_list *tb_topology_stream(text_parse *px, tb_list *l, const text_tok *t);
+tb_list *tb_topology_stream(text_parse *px, tb_list *l, const text_tok *kw, const text_tok *t);
 int tb_topology_done(text_parse *px, tb_list *l, size_t off);
 
 void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body);
 void *tb_notify_request(text_parse *px, const text_tok *kw, tb_list *tids, void *oed, void *err);
 tb_list *tb_tid_list(text_parse *px, tb_list *l, const text_tok *t);
-tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it);
+tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it, size_t comma);
 void *tb_command_reply(text_parse *px, const text_tok *kw, tb_list *tids, tb_list *audit);
 void *tb_sc_reply(text_parse *px, const text_tok *kw, tb_list *tids, void *scparm);
 void *tb_audit_ctx_reply(text_parse *px, const text_tok *kw, tb_list *tids, void *err);
@@ -206,6 +236,7 @@ void *tb_observed_event(text_parse *px, const text_tok *ts, const text_tok *name
 void *tb_event_spec(text_parse *px, const text_tok *name, tb_list *params);
 void *tb_digit_map(text_parse *px, const text_tok *name, const text_tok *body);
 void *tb_stat(text_parse *px, const text_tok *name, void *values);
+int tb_stat_add(text_parse *px, tb_list *l, void *stat, size_t comma);
 tb_list *tb_packages(text_parse *px, tb_list *l, const text_tok *t);
 
 void *tb_audit(text_parse *px, void *ad, const text_item *it);
