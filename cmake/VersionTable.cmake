@@ -3,24 +3,18 @@
 # version of every element (MEGACO_SINCE_<Type>_<member> and
 # megaco_version_table[]), which the binary version gate (src/version_check.c)
 # and the text codec use. The generator is compiled with the build machine's
-# compiler and run at build time, in a cross build too (it reads only text
-# and writes only text, so nothing of the target is needed).
+# compiler (MEGACO_HOST_C_COMPILER) and run at build time, in a cross build
+# too (it reads and writes only text: nothing of the target is needed).
 # Included after the megaco_core target is defined.
-set(MEGACO_HOST_CC "" CACHE STRING
-  "C compiler for build-time generators (default: the target compiler; cc when cross-compiling)")
-if(MEGACO_HOST_CC)
-  set(_host_cc ${MEGACO_HOST_CC})
-elseif(CMAKE_CROSSCOMPILING)
-  set(_host_cc cc)
-else()
-  set(_host_cc ${CMAKE_C_COMPILER})
-endif()
+# The same build-machine compiler as tools/gen's sub-build (CodecGenerators.cmake).
+set(MEGACO_HOST_C_COMPILER cc CACHE STRING
+  "C compiler for the build machine, for the code generators run during the build")
 set(MEGACO_VERSION_TABLE_DIR ${CMAKE_CURRENT_BINARY_DIR}/version_table)
 set(_vt ${MEGACO_VERSION_TABLE_DIR})
 set(_asn ${CMAKE_CURRENT_SOURCE_DIR}/asn1/MEDIA-GATEWAY-CONTROL)
 add_custom_command(OUTPUT ${_vt}/version_table_gen
   COMMAND ${CMAKE_COMMAND} -E make_directory ${_vt}
-  COMMAND ${_host_cc} -O1 -o ${_vt}/version_table_gen
+  COMMAND ${MEGACO_HOST_C_COMPILER} -O1 -o ${_vt}/version_table_gen
           ${CMAKE_CURRENT_SOURCE_DIR}/tools/gen/version_table_gen.c
   DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tools/gen/version_table_gen.c
   COMMENT "Building the version table generator (build machine)" VERBATIM)
