@@ -67,6 +67,14 @@ printf 'MEGACO/1 [1.2.3.4]\nTransaction = 1 {\n  Context = - { Bogus }\n}\n' >"$
 expect 1 "bad.txt: decode: syntax error at line 3, column 17" "bad text" -- --from pretty --to ber "$tmp/bad.txt"
 head -c 20 "$corpus/ber/msg01a" >"$tmp/trunc.ber"
 expect 1 "truncated" "truncated BER" -- --from ber --to pretty "$tmp/trunc.ber"
+# Detected input: bytes that are no encoding are "not a Megaco message";
+# input that reads as text (a mistyped header too) is a text syntax error.
+printf '\177ELF\2\1\1\0\0\0\0\0\0\0\0\0' >"$tmp/elf"
+expect 1 "elf: decode: not a Megaco message" "ELF header" -- "$tmp/elf"
+printf 'hello world\n' >"$tmp/hello"
+expect 1 "hello: decode: syntax error at line 1, column 1" "hello world" -- "$tmp/hello"
+sed '1s/MEGACO/MEGCAO/' "$corpus/pretty/msg01a" >"$tmp/typo"
+expect 1 "typo: decode: syntax error at line 1, column 1: found 'MEGCAO/1'" "mistyped header" -- "$tmp/typo"
 
 # A bad file among good ones: the others are still converted, status 1.
 mkdir "$tmp/mixed"
