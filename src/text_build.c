@@ -1111,6 +1111,9 @@ CARVE_INLINE int set_term_id(text_parse *px, const text_tok *t, TerminationID_t 
 			i++;
 		return bad_byte(px, t->off + i, "a termination ID (pathNAME is ASCII)");
 	}
+	if (t->len > 64)
+		return tb_fail(px, MEGACO_ERR_SYNTAX, t->off,
+		               "a termination ID of %u characters: a pathNAME has at most 64", t->len);
 	/* ROOT is stored upper case, whatever the spelling (docs/model.md). */
 	if (ci_eq(TXT(px, t), t->len, "ROOT"))
 		return set_os(px, &tid->id, "ROOT", 4);
@@ -1469,6 +1472,24 @@ int tb_topology_done(text_parse *px, tb_list *l, size_t off)
 
 static AuditDescriptor_t empty_audit;
 
+/* Whether an audit descriptor names DigitMap or Packages (as a token or a descriptor). */
+static int audits_dm_or_packages(const AuditDescriptor_t *ad)
+{
+	const BIT_STRING_t *bs = ad->auditToken;
+	static const int bits[] = {AuditDescriptor__auditToken_digitMapToken,
+	                           AuditDescriptor__auditToken_packagesToken};
+	for (int i = 0; bs && i < 2; i++)
+		if (bs->size > bits[i] / 8 && (bs->buf[bits[i] / 8] & (0x80 >> (bits[i] % 8))))
+			return 1;
+	for (int i = 0; ad->auditPropertyToken && i < ad->auditPropertyToken->list.count; i++) {
+		int pr = ad->auditPropertyToken->list.array[i]->present;
+		if (pr == IndAuditParameter_PR_indAudDigitMapDescriptor ||
+		    pr == IndAuditParameter_PR_indAudPackagesDescriptor)
+			return 1;
+	}
+	return 0;
+}
+
 void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
 {
 	CommandRequest_t *cr = NEW(px, CommandRequest_t);
@@ -1497,6 +1518,10 @@ void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
 	case TEXT_KW_AUDIT_VALUE: case TEXT_KW_AUDIT_CAP: {
 		AuditRequest_t *a = kw->kw == TEXT_KW_AUDIT_VALUE ? &c->choice.auditValueRequest
 		                                                  : &c->choice.auditCapRequest;
+		if (kw->kw == TEXT_KW_AUDIT_CAP && body && audits_dm_or_packages(body))
+			return tb_fail(px, MEGACO_ERR_SYNTAX, kw->off,
+			               "DigitMap and Packages may not be audited in AuditCapability "
+			               "(auditItem)"), NULL;
 		c->present = kw->kw == TEXT_KW_AUDIT_VALUE ? Command_PR_auditValueRequest
 		                                           : Command_PR_auditCapRequest;
 		a->terminationID = *(TerminationID_t *)tids->list.array[0];

@@ -146,6 +146,17 @@ static const struct {
 	{"actionReply", P(1, "C=1{ER=400{},ER=401{}}"), MEGACO_ERR_SYNTAX, "ER",
 	 "Error given twice", NAMES_FIRST},
 
+	{"auditItem", Q(1, "AC=t1{AT{M,DM}}"), MEGACO_ERR_SYNTAX, "AC",
+	 "DigitMap and Packages may not be audited in AuditCapability", 0},
+	{"auditItem", Q(1, "AC=t1{AT{PG}}"), MEGACO_ERR_SYNTAX, "AC", "AuditCapability", 0},
+	{"auditItem", Q(2, "AC=t1{AT{DM=dm1}}"), MEGACO_ERR_SYNTAX, "AC", "AuditCapability", 0},
+	{"auditItem", Q(1, "AV=t1{AT{M,DM,PG}}"), MEGACO_OK, NULL, NULL, 0},
+	{"auditItem", Q(1, "AC=t1{AT{M,E,SG}}"), MEGACO_OK, NULL, NULL, 0},
+	{"pathNAME", Q(1, "MF=a123456789b123456789c123456789d123456789e123456789f123456789g1234"),
+	 MEGACO_ERR_SYNTAX, "a1234", "a termination ID of 65 characters", 0},
+	{"pathNAME", Q(1, "MF=a123456789b123456789c123456789d123456789e123456789f123456789g123"),
+	 MEGACO_OK, NULL, NULL, 0},
+
 	/* ---- elements newer than the message's version ---- */
 	{"segmentReply", "MEGACO/2 [1.2.3.4]\nSM=1/2", MEGACO_ERR_VERSION_MISMATCH, "1/2",
 	 "a segment reply is a version 3 element; the message is version 2", 0},
