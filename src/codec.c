@@ -8,6 +8,7 @@
 #include "asn1_settle.h"
 #include "internal.h"
 #include "name_convert.h"
+#include "validate.h"
 #include "version_check.h"
 
 static const char *const enc_names[] = {
@@ -70,22 +71,35 @@ int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco
 			                         ? "neither text nor a BER or PER Megaco message"
 			                         : "empty input");
 	}
+	int rc;
 	switch (enc) {
 	case MEGACO_ENC_BER:
-		return ber_decode_message(buf, len, o, out, err);
+		rc = ber_decode_message(buf, len, o, out, err);
+		break;
 	case MEGACO_ENC_PER:
-		return per_decode_message(buf, len, o, out, err);
+		rc = per_decode_message(buf, len, o, out, err);
+		break;
 	case MEGACO_ENC_PRETTY:
 	case MEGACO_ENC_COMPACT:
-		return text_decode_message(buf, len, o, out, err);
+		rc = text_decode_message(buf, len, o, out, err);
+		break;
 	default:
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "unknown encoding %d", (int)enc);
 	}
+	if (rc == MEGACO_OK)
+		(*out)->sound = 1; /* decoders build sound models: encoders skip model_check() */
+	return rc;
 }
 
 static int encode_into(const megaco_message *msg, megaco_encoding enc, const megaco_options *o,
                        unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
 {
+	/* A hand-built or edited model can hold anything; the encoders assume a sound tree. */
+	if (!msg->sound) {
+		int rc = model_check(msg->model, err);
+		if (rc != MEGACO_OK)
+			return rc;
+	}
 	switch (enc) {
 	case MEGACO_ENC_BER:
 	case MEGACO_ENC_PER: {

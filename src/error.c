@@ -1,5 +1,6 @@
 /* Error strings and the detail record. */
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -80,6 +81,22 @@ int set_error_text(megaco_error *err, int code, size_t offset, unsigned line, un
 	fill(err, code, offset, line, column, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+void error_prefix(megaco_error *err, const char *prefix)
+{
+	if (!err)
+		return;
+	size_t cap = sizeof err->message, n = strlen(prefix);
+	if (n + 2 >= cap)
+		return;
+	size_t keep = strnlen(err->message, cap - 1);
+	if (keep > cap - 1 - (n + 2))
+		keep = cap - 1 - (n + 2);
+	memmove(err->message + n + 2, err->message, keep);
+	memcpy(err->message, prefix, n);
+	memcpy(err->message + n, ": ", 2);
+	err->message[n + 2 + keep] = 0;
 }
 
 int check_version(long version, size_t offset, megaco_error *err)

@@ -17,6 +17,12 @@ struct megaco_message {
 	megaco_arena arena;            /* owns this struct and the whole model */
 	struct MegacoMessage *model;
 	megaco_name_form form;
+	/*
+	 * 1 while the model is as a decoder built it, which is sound by
+	 * construction; megaco_message_model() (the mutable accessor) clears it,
+	 * and the encoders then check the structure first (validate.c).
+	 */
+	int sound;
 };
 
 /* Hard ceilings the options cannot raise (they bound our own stacks). */
@@ -37,6 +43,8 @@ int set_error(megaco_error *err, int code, size_t offset, const char *fmt, ...)
 int set_error_text(megaco_error *err, int code, size_t offset, unsigned line,
                    unsigned column, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void clear_error(megaco_error *err);
+/* Puts "prefix: " before err's message (a path, an encoding), cutting its end. */
+void error_prefix(megaco_error *err, const char *prefix);
 
 /*
  * asn1c output callback target: writes while there is room and keeps

@@ -50,6 +50,7 @@ megaco_message *message_create(megaco_name_form form, const megaco_options *opts
 	megaco_message *msg = &both->msg;
 	msg->model = &both->model;
 	msg->form = form;
+	msg->sound = 0;
 	return msg;
 }
 
@@ -72,7 +73,10 @@ void megaco_message_free(megaco_message *msg)
 
 struct MegacoMessage *megaco_message_model(megaco_message *msg)
 {
-	return msg ? msg->model : NULL;
+	if (!msg)
+		return NULL;
+	msg->sound = 0; /* the caller may edit it: encoders check it from now on */
+	return msg->model;
 }
 
 const struct MegacoMessage *megaco_message_model_const(const megaco_message *msg)

@@ -47,6 +47,7 @@
 #include "name_convert.h"
 #include "registry.h"
 #include "tid_layout.h"
+#include "validate.h"
 
 #define PATH_DEPTH 96
 
@@ -487,7 +488,10 @@ int megaco_message_convert_names(megaco_message *msg, megaco_name_form to,
 	if (msg->form == to)
 		return MEGACO_OK;
 	MegacoMessage_t *copy;
-	int rc = convert_copy(&msg->arena, msg->model, to, o, &copy, err);
+	int rc = msg->sound ? MEGACO_OK : model_check(msg->model, err);
+	if (rc != MEGACO_OK)
+		return rc;
+	rc = convert_copy(&msg->arena, msg->model, to, o, &copy, err);
 	if (rc != MEGACO_OK)
 		return rc;
 	msg->model = copy;

@@ -30,6 +30,7 @@
 #include "MegacoMessage.h"
 #include "internal.h"
 #include "text_enc_writer.h"
+#include "validate.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -139,6 +140,9 @@ typedef struct enc {
 	int rc;           /* first error, sticky; later writes are harmless */
 	megaco_error *err;
 	unsigned depth;   /* embedded-descriptor nesting (the model allows cycles) */
+	/* the node a fail_at() names; its path is found after the fact */
+	const asn_TYPE_descriptor_t *at_td;
+	const void *at;
 } enc;
 
 static void fail(enc *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -151,6 +155,24 @@ static void fail(enc *e, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	e->rc = set_error(e->err, code, tw_len(&e->w), "%s", msg);
+}
+
+/* fail() for the node (of type td) at `node`: the message gets its path. */
+static void fail_at(enc *e, const asn_TYPE_descriptor_t *td, const void *node, int code,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void fail_at(enc *e, const asn_TYPE_descriptor_t *td, const void *node, int code,
+                    const char *fmt, ...)
+{
+	if (e->rc)
+		return;
+	char msg[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	e->at_td = td;
+	e->at = node;
 	e->rc = set_error(e->err, code, tw_len(&e->w), "%s", msg);
 }
 
@@ -895,12 +917,19 @@ static void sdp(enc *e, int kwid, const LocalRemoteDescriptor_t *d, unsigned l)
 		ch(e, '\n');
 	for (int g = 0; g < d->propGrps.list.count; g++) {
 		const PropertyGroup_t *grp = d->propGrps.list.array[g];
+		/* The reader starts a session at each v= line and nowhere else. */
+		if (!grp->list.count) {
+			fail_at(e, &asn_DEF_LocalRemoteDescriptor, d, MEGACO_ERR_CONSTRAINT,
+			        "SDP session %d is empty (sessions are split at v=)", g + 1);
+			return;
+		}
 		for (int i = 0; i < grp->list.count; i++) {
 			const PropertyParm_t *p = grp->list.array[i];
-			if (g && !i && !(p->name.size == 1 && p->name.buf[0] == 'v')) {
-				fail(e, MEGACO_ERR_CONSTRAINT,
-				     "SDP session %d does not start with v= (sessions are split at v=)",
-				     g + 1);
+			int vline = p->name.size == 1 && p->name.buf[0] == 'v';
+			if ((g && !i && !vline) || (i && vline)) {
+				fail_at(e, &asn_DEF_LocalRemoteDescriptor, d, MEGACO_ERR_CONSTRAINT,
+				        "SDP session %d %s (sessions are split at v=)", g + 1,
+				        vline ? "has a second v= line" : "does not start with v=");
 				return;
 			}
 			if (p->value.list.count != 1 || p->extraInfo) {
@@ -1493,8 +1522,12 @@ static void observed_events(enc *e, const ObservedEventsDescriptor_t *d, unsigne
 static void digit_map(enc *e, const DigitMapDescriptor_t *d, unsigned l)
 {
 	kw(e, KW_DIGIT_MAP);
-	if (!d->digitMapName && !d->digitMapValue)
+	if (!d->digitMapName && !d->digitMapValue) {
+		/* A bare "DigitMap" is an audit token, not this descriptor. */
+		fail_at(e, &asn_DEF_DigitMapDescriptor, d, MEGACO_ERR_CONSTRAINT,
+		        "DigitMap descriptor with neither name nor value has no text form");
 		return;
+	}
 	eq(e);
 	if (d->digitMapName)
 		name(e, d->digitMapName, "digit map name");
@@ -1768,6 +1801,9 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 				ind_aud_signal(e, d->choice.seqSigList.signalList, l + 2);
 				rb(e, l + 1);
 			}
+		} else {
+			fail_at(e, &asn_DEF_IndAudSignalsDescriptor, d, MEGACO_ERR_CONSTRAINT,
+			        "audited Signals descriptor holds an alternative text cannot write");
 		}
 		rb(e, l);
 		break;
@@ -1819,9 +1855,28 @@ static int has_tokens(const BIT_STRING_t *b)
 	return 0;
 }
 
+/*
+ * Text writes the tokens that are set; it has no spelling for a present but
+ * empty list (that is the absent one) nor for bits past the ten it knows.
+ */
+static int audit_tokens_writable(const BIT_STRING_t *b)
+{
+	if (!has_tokens(b))
+		return 0;
+	for (int i = 10; i < 8 * b->size; i++)
+		if (bit(b, i))
+			return 0;
+	return 1;
+}
+
 static void audit_descriptor(enc *e, const AuditDescriptor_t *d, unsigned l)
 {
 	int props = d->auditPropertyToken && d->auditPropertyToken->list.count;
+	if (d->auditToken && !audit_tokens_writable(d->auditToken)) {
+		fail_at(e, &asn_DEF_AuditDescriptor, d, MEGACO_ERR_CONSTRAINT,
+		        "auditToken with no token or one past eventBufferToken has no text form");
+		return;
+	}
 	kw(e, KW_AUDIT);
 	if (!has_tokens(d->auditToken) && !props) {
 		inline_tok(e, '{');
@@ -2352,8 +2407,13 @@ static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, un
 	}
 	if (a->selectLogic) {
 		SEP(e, m, l + 1);
-		kw(e, a->selectLogic->present == SelectLogic_PR_orAUDITSelect ? KW_OR_AUDITSELECT
-		                                                             : KW_AND_AUDITSELECT);
+		if (a->selectLogic->present == SelectLogic_PR_orAUDITSelect)
+			kw(e, KW_OR_AUDITSELECT);
+		else if (a->selectLogic->present == SelectLogic_PR_andAUDITSelect)
+			kw(e, KW_AND_AUDITSELECT);
+		else
+			fail_at(e, &asn_DEF_SelectLogic, a->selectLogic, MEGACO_ERR_CONSTRAINT,
+			        "selectLogic holds an alternative text cannot write");
 	}
 	nonempty(e, m, "ContextAudit");
 	rb(e, l);
@@ -2395,8 +2455,19 @@ static void action_reply(enc *e, const ActionReply_t *a, unsigned l)
 		      c->iepscallind || (c->contextProp && c->contextProp->list.count) ||
 		      (c->contextList && c->contextList->list.count);
 	}
-	if (!ctx && !a->errorDescriptor && !a->commandReply.list.count)
+	if (a->contextReply && !ctx) {
+		/* Text spells an empty context reply as its absence. */
+		fail_at(e, &asn_DEF_ContextRequest, a->contextReply, MEGACO_ERR_CONSTRAINT,
+		        "an empty contextReply has no text form");
 		return;
+	}
+	if (!ctx && !a->errorDescriptor && !a->commandReply.list.count) {
+		/* "Context = id" without braces is v3's (actionReplyBody is optional only there). */
+		if (e->version < 3)
+			fail_at(e, &asn_DEF_ActionReply, a, MEGACO_ERR_CONSTRAINT,
+			        "an empty ActionReply has no version %ld text form", e->version);
+		return;
+	}
 	lb(e, l);
 	if (a->contextReply)
 		context_request(e, a->contextReply, &n, l + 1);
@@ -2583,8 +2654,12 @@ int text_encode_message(const megaco_message *msg, int compact, unsigned char *b
 	};
 	tw_init(&e.w, buf ? buf : none, buf ? cap : 0);
 	message(&e, m);
-	if (e.rc)
+	if (e.rc) {
+		char path[96];
+		if (e.at && err && model_path(m, e.at_td, e.at, path, sizeof path))
+			error_prefix(err, path);
 		return e.rc;
+	}
 	size_t len = tw_len(&e.w);
 	*out_len = len;
 	if (len > cap)

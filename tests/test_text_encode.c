@@ -693,6 +693,72 @@ static void e_sdp_newline(void)
 	app(&g->list, P("v", "0\r\nm=audio"));
 	app(&l->propGrps.list, g);
 }
+/* Models text cannot write faithfully: each is refused, naming the element's path. */
+static void e_digit_map_empty(void)
+{
+	MegacoMessage_t *m = msg(1);
+	AmmRequest_t *r = amm(request(m, 1, 1), Command_PR_addReq, "t/1");
+	(void)desc(r, AmmDescriptor_PR_digitMapDescriptor);
+}
+static void e_empty_reply_v1(void)
+{
+	(void)reply(msg(1), 1, 400);
+}
+static void e_empty_reply_v2(void)
+{
+	(void)reply(msg(2), 1, 400);
+}
+static void b_empty_reply_v3(void)
+{
+	(void)reply(msg(3), 1, 400);
+}
+static void e_empty_context_reply(void)
+{
+	ActionReply_t *a = reply(msg(3), 1, 400);
+	a->contextReply = NEW(ContextRequest_t);
+	creply(a, CommandReply_PR_addReply);
+	app(&a->commandReply.list.array[0]->choice.addReply.terminationID.list, T("t/1"));
+}
+static void e_audit_token_zero(void)
+{
+	MegacoMessage_t *m = msg(1);
+	CommandRequest_t *c = command(request(m, 1, 1), Command_PR_auditValueRequest);
+	c->command.choice.auditValueRequest.terminationID = *T("t/1");
+	c->command.choice.auditValueRequest.auditDescriptor.auditToken = bits(0, 10);
+}
+static void e_audit_token_past_ten(void)
+{
+	MegacoMessage_t *m = msg(1);
+	CommandRequest_t *c = command(request(m, 1, 1), Command_PR_auditValueRequest);
+	c->command.choice.auditValueRequest.terminationID = *T("t/1");
+	c->command.choice.auditValueRequest.auditDescriptor.auditToken = bits(1u | 1u << 11, 12);
+}
+static void e_sdp_two_v(void)
+{
+	MegacoMessage_t *m = msg(1);
+	AmmRequest_t *r = amm(request(m, 1, 1), Command_PR_addReq, "t/1");
+	MediaDescriptor_t *md = &desc(r, AmmDescriptor_PR_mediaDescriptor)->choice.mediaDescriptor;
+	md->streams = NEW(struct MediaDescriptor__streams);
+	md->streams->present = MediaDescriptor__streams_PR_oneStream;
+	LocalRemoteDescriptor_t *l = NEW(LocalRemoteDescriptor_t);
+	md->streams->choice.oneStream.localDescriptor = l;
+	PropertyGroup_t *g = NEW(PropertyGroup_t);
+	app(&g->list, P("v", "0"));
+	app(&g->list, P("c", "IN IP4 1.2.3.4"));
+	app(&g->list, P("v", "0"));
+	app(&l->propGrps.list, g);
+}
+static void e_sdp_empty_group(void)
+{
+	MegacoMessage_t *m = msg(1);
+	AmmRequest_t *r = amm(request(m, 1, 1), Command_PR_addReq, "t/1");
+	MediaDescriptor_t *md = &desc(r, AmmDescriptor_PR_mediaDescriptor)->choice.mediaDescriptor;
+	md->streams = NEW(struct MediaDescriptor__streams);
+	md->streams->present = MediaDescriptor__streams_PR_oneStream;
+	LocalRemoteDescriptor_t *l = NEW(LocalRemoteDescriptor_t);
+	md->streams->choice.oneStream.localDescriptor = l;
+	app(&l->propGrps.list, NEW(PropertyGroup_t));
+}
 static void e_version_4(void)
 {
 	MegacoMessage_t *m = msg(4);
@@ -712,6 +778,9 @@ static void e_non_standard_data(void)
 	MuxDescriptor_t *mx = &desc(r, AmmDescriptor_PR_muxDescriptor)->choice.muxDescriptor;
 	app(&mx->termList.list, T("t/2"));
 	mx->nonStandardData = NEW(NonStandardData_t);
+	/* A well-formed one: text has no form for any of them. */
+	mx->nonStandardData->nonStandardIdentifier.present = NonStandardIdentifier_PR_experimental;
+	os(&mx->nonStandardData->nonStandardIdentifier.choice.experimental, "ABCDEFGH");
 }
 static void e_digit_map_brace(void)
 {
@@ -883,6 +952,24 @@ static const enc_case cases[] = {
 	{ "range of three values", e_range_of_three, MEGACO_ERR_CONSTRAINT, "range needs two values",
 	  NULL },
 	{ "version 4", e_version_4, MEGACO_ERR_VERSION, "version 4", NULL },
+	{ "DigitMap without name or value", e_digit_map_empty, MEGACO_ERR_CONSTRAINT,
+	  "descriptors[0].digitMapDescriptor: DigitMap descriptor with neither", NULL },
+	{ "empty ActionReply in v1", e_empty_reply_v1, MEGACO_ERR_CONSTRAINT,
+	  "actionReplies[0]: an empty ActionReply has no version 1 text form", NULL },
+	{ "empty ActionReply in v2", e_empty_reply_v2, MEGACO_ERR_CONSTRAINT,
+	  "no version 2 text form", NULL },
+	{ "empty ActionReply in v3", b_empty_reply_v3, MEGACO_OK,
+	  H3 "Reply = 1 {\n\tContext = 400\n}", C3 "P=1{C=400}" },
+	{ "empty contextReply", e_empty_context_reply, MEGACO_ERR_CONSTRAINT,
+	  "actionReplies[0].contextReply: an empty contextReply", NULL },
+	{ "auditToken without a token", e_audit_token_zero, MEGACO_ERR_CONSTRAINT,
+	  "auditDescriptor: auditToken", NULL },
+	{ "auditToken past eventBufferToken", e_audit_token_past_ten, MEGACO_ERR_CONSTRAINT,
+	  "auditDescriptor: auditToken", NULL },
+	{ "SDP group with two v= lines", e_sdp_two_v, MEGACO_ERR_CONSTRAINT,
+	  "localDescriptor: SDP session 1 has a second v= line", NULL },
+	{ "empty SDP group", e_sdp_empty_group, MEGACO_ERR_CONSTRAINT,
+	  "localDescriptor: SDP session 1 is empty", NULL },
 	{ "events without request ID", e_events_without_id, MEGACO_ERR_CONSTRAINT, "request ID", NULL },
 };
 

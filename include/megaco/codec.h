@@ -85,6 +85,25 @@ MEGACO_API int megaco_encode_alloc(const megaco_message *msg, megaco_encoding en
 /** Releases a buffer from megaco_encode_alloc. NULL is a no-op. */
 MEGACO_API void megaco_buffer_free(void *buf, const megaco_options *opts);
 
+/**
+ * Checks a model built or edited by the application against everything the
+ * encoders check, without writing anything: the model's structure (every
+ * CHOICE holds one of its alternatives, no NULL list elements, no NULL
+ * buffer with a nonzero size, every required element present, no nesting
+ * deeper than 1024 levels, so no cycles), what the message's version allows,
+ * and what each of the four encodings can express (names mappable with the
+ * options' registry and termination-ID layout included). version is the
+ * protocol version to check for, or 0 for the message's own (a check for
+ * another version does not change the message). Every encoder and
+ * megaco_message_convert_names make the same structural checks, so no model
+ * crashes them, however it was built.
+ * Returns MEGACO_OK or INVALID_ARGUMENT (NULL message), VERSION, CONSTRAINT,
+ * TOO_DEEP, VERSION_MISMATCH, UNKNOWN_NAME, UNSUPPORTED, NOMEM; err's message
+ * names the encoding that refuses and the element's path.
+ */
+MEGACO_API int megaco_message_validate(const megaco_message *msg, int version,
+                                       const megaco_options *opts, megaco_error *err);
+
 /** The library's version string, e.g. "0.1.0". */
 MEGACO_API const char *megaco_version(void);
 
