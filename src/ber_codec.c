@@ -58,13 +58,14 @@ fail:
 	return rc;
 }
 
-int ber_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
-                       size_t *out_len, megaco_error *err)
+int ber_encode_message(const megaco_message *msg, const megaco_options *o, unsigned char *buf,
+                       size_t cap, size_t *out_len, megaco_error *err)
 {
 	/*
 	 * One back-to-front pass with the constraints checked on the way
 	 * (der_writer.c), byte-identical to asn1c's der_encode() after
 	 * asn_check_constraints(), which cost ~40x as much.
 	 */
-	return der_write(&asn_DEF_MegacoMessage, msg->model, DER_WRITE_CHECK, buf, cap, out_len, err);
+	const megaco_allocator *al = o && o->allocator ? o->allocator : &megaco_default_allocator;
+	return der_write(&asn_DEF_MegacoMessage, msg->model, DER_WRITE_CHECK, al, buf, cap, out_len, err);
 }

@@ -109,8 +109,8 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 			return rc;
 		if (msg->form != MEGACO_NAMES_BINARY) /* map names on a copy (name_convert.c) */
 			return names_encode_converted(msg, enc, o, buf, cap, out_len, err);
-		return enc == MEGACO_ENC_BER ? ber_encode_message(msg, buf, cap, out_len, err)
-		                             : per_encode_message(msg, buf, cap, out_len, err);
+		return enc == MEGACO_ENC_BER ? ber_encode_message(msg, o, buf, cap, out_len, err)
+		                             : per_encode_message(msg, o, buf, cap, out_len, err);
 	}
 	case MEGACO_ENC_PRETTY:
 	case MEGACO_ENC_COMPACT:
@@ -123,6 +123,27 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 	}
 }
 
+/*
+ * encode_into with a scratch arena on o's allocator as asn1c's current one,
+ * so that whatever asn1c code an encoder reaches allocates from the caller's
+ * allocator too; nothing is taken unless asn1c allocates, and all of it goes
+ * back before the return.
+ */
+static int encode_scoped(const megaco_message *msg, megaco_encoding enc, const megaco_options *o,
+                         unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
+{
+	megaco_arena scratch;
+	arena_init(&scratch, o->allocator, 0);
+	megaco_arena *prev = arena_set_current(&scratch);
+	int rc = encode_into(msg, enc, o, buf, cap, out_len, err);
+	arena_set_current(prev);
+	if (scratch.head)
+		arena_reset_blocks(&scratch);
+	if (scratch.failed && rc != MEGACO_OK && rc != MEGACO_ERR_NOMEM)
+		rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+	return rc;
+}
+
 int megaco_encode(const megaco_message *msg, megaco_encoding enc, const megaco_options *opts,
                   void *buf, size_t cap, size_t *out_len, megaco_error *err)
 {
@@ -133,7 +154,7 @@ int megaco_encode(const megaco_message *msg, megaco_encoding enc, const megaco_o
 	if (!msg || !out_len || (!buf && cap))
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or output pointer");
 	*out_len = 0;
-	return encode_into(msg, enc, o, buf, cap, out_len, err);
+	return encode_scoped(msg, enc, o, buf, cap, out_len, err);
 }
 
 int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const megaco_options *opts,
@@ -151,7 +172,7 @@ int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const me
 		unsigned char *buf = al->alloc(al->user_data, cap);
 		if (!buf)
 			return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-		int rc = encode_into(msg, enc, o, buf, cap, &len, err);
+		int rc = encode_scoped(msg, enc, o, buf, cap, &len, err);
 		if (rc == MEGACO_OK) {
 			clear_error(err);
 			*out = buf;

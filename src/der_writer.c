@@ -60,6 +60,7 @@ enum { W_OK = 0, W_SPACE = -1, W_CONSTRAINT = -2, W_ENCODE = -3, W_NOMEM = -4, W
 
 typedef struct writer {
 	unsigned char *lo;  /* lowest byte we may write */
+	const megaco_allocator *al; /* scratch: SET OF sorting, size measuring */
 	unsigned check;     /* DER_WRITE_CHECK */
 	uintptr_t stack_floor; /* recursion stops when the stack reaches down to here */
 	int error;          /* W_* once a put_* returned NULL */
@@ -503,7 +504,7 @@ static COLD unsigned char *put_set_of(writer *w, unsigned char *p, asn_TYPE_desc
 	span local[16], *spans = local;
 	int n = 0;
 	if (list->count > (int)(sizeof local / sizeof local[0])) {
-		spans = malloc((size_t)list->count * sizeof *spans);
+		spans = w->al->alloc(w->al->user_data, (size_t)list->count * sizeof *spans);
 		if (!spans)
 			return stop(w, W_NOMEM, td, NULL, "out of memory");
 	}
@@ -521,7 +522,7 @@ static COLD unsigned char *put_set_of(writer *w, unsigned char *p, asn_TYPE_desc
 		unsigned char *copy;
 		if (room(w, p, total)) {
 			copy = p - total;
-		} else if (!(copy = heap = malloc(total))) {
+		} else if (!(copy = heap = w->al->alloc(w->al->user_data, total))) {
 			p = stop(w, W_NOMEM, td, NULL, "out of memory");
 			goto out;
 		}
@@ -534,9 +535,10 @@ static COLD unsigned char *put_set_of(writer *w, unsigned char *p, asn_TYPE_desc
 	}
 	p = put_tags(w, p, td, end, tag_mode, m, 1);
 out:
-	free(heap);
+	if (heap)
+		w->al->free(w->al->user_data, heap);
 	if (spans != local)
-		free(spans);
+		w->al->free(w->al->user_data, spans);
 	return p;
 }
 
@@ -1360,11 +1362,11 @@ static int report(const writer *w, megaco_error *err)
 
 /* Encodes into buf[0..cap) back to front; *len is the size when it returns W_OK. */
 static int run(writer *w, asn_TYPE_descriptor_t *td, const void *ptr, unsigned flags,
-               unsigned char *buf, size_t cap, size_t *len)
+               const megaco_allocator *al, unsigned char *buf, size_t cap, size_t *len)
 {
 	char top;
 	uintptr_t here = (uintptr_t)&top;
-	*w = (writer){ .lo = buf, .check = flags & DER_WRITE_CHECK,
+	*w = (writer){ .lo = buf, .al = al, .check = flags & DER_WRITE_CHECK,
 		           .stack_floor = here > DER_STACK_BUDGET ? here - DER_STACK_BUDGET : 0 };
 	/* The root as a member of nothing: no tag, no constraints of its own. */
 	asn_TYPE_member_t root = { .type = td };
@@ -1388,13 +1390,13 @@ static int run(writer *w, asn_TYPE_descriptor_t *td, const void *ptr, unsigned f
 
 /* Encodes into cap bytes of scratch only to learn the size. */
 static int measure(writer *w, asn_TYPE_descriptor_t *td, const void *ptr, unsigned flags,
-                   size_t cap, size_t *len)
+                   const megaco_allocator *al, size_t cap, size_t *len)
 {
-	unsigned char *s = malloc(cap);
+	unsigned char *s = al->alloc(al->user_data, cap);
 	if (!s)
 		return fail(w, W_NOMEM, td, NULL, "out of memory");
-	int rc = run(w, td, ptr, flags, s, cap, len);
-	free(s);
+	int rc = run(w, td, ptr, flags, al, s, cap, len);
+	al->free(al->user_data, s);
 	return rc;
 }
 
@@ -1409,14 +1411,15 @@ int der_write_mode(void)
 #endif
 }
 
-int der_write(asn_TYPE_descriptor_t *td, const void *ptr, unsigned flags, unsigned char *buf,
-              size_t cap, size_t *out_len, megaco_error *err)
+int der_write(asn_TYPE_descriptor_t *td, const void *ptr, unsigned flags,
+              const megaco_allocator *al, unsigned char *buf, size_t cap, size_t *out_len,
+              megaco_error *err)
 {
 	writer w;
 	size_t len = 0;
 	int rc;
 	if (cap) {
-		rc = run(&w, td, ptr, flags, buf, cap, &len);
+		rc = run(&w, td, ptr, flags, al, buf, cap, &len);
 		if (rc == W_OK) {
 			memmove(buf, buf + cap - len, len);
 			*out_len = len;
@@ -1427,7 +1430,7 @@ int der_write(asn_TYPE_descriptor_t *td, const void *ptr, unsigned flags, unsign
 	}
 	/* Too small: learn the exact size in scratch space grown geometrically. */
 	size_t scap = cap < 2048 ? 4096 : cap * 2;
-	while ((rc = measure(&w, td, ptr, flags, scap, &len)) == W_SPACE) {
+	while ((rc = measure(&w, td, ptr, flags, al, scap, &len)) == W_SPACE) {
 		if (scap > SIZE_MAX / 4)
 			return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
 		scap *= 2;

@@ -47,7 +47,8 @@ int der_write_mode(void);
  * buf[0]. Too small a buffer gives MEGACO_ERR_BUFFER_TOO_SMALL with *out_len
  * set to the size needed (buf's contents are then unspecified). No
  * allocation unless the buffer is too small (scratch to learn the size) or
- * a SET OF has over 16 items or no spare room in buf to sort in. Descriptor
+ * a SET OF has over 16 items or no spare room in buf to sort in; scratch
+ * comes from al (not NULL) and is given back before the return. Descriptor
  * kinds it does not know (none in the H.248 v3 module), and derived types
  * asn1c has not yet resolved to their base, go through asn1c's own encoder
  * for that subtree.
@@ -58,7 +59,8 @@ int der_write_mode(void);
  * nested so deep its recursion would pass 128 KiB of stack, over a thousand
  * levels; only recursive types can) or MEGACO_ERR_NOMEM, each with err filled.
  */
-int der_write(asn_TYPE_descriptor_t *td, const void *ptr, unsigned flags, unsigned char *buf,
-              size_t cap, size_t *out_len, megaco_error *err);
+int der_write(asn_TYPE_descriptor_t *td, const void *ptr, unsigned flags,
+              const megaco_allocator *al, unsigned char *buf, size_t cap, size_t *out_len,
+              megaco_error *err);
 
 #endif

@@ -59,12 +59,12 @@ int out_sink_write(const void *data, size_t size, void *sink);
 /* Per-encoding entry points, dispatched by codec.c. */
 int ber_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
                        megaco_message **out, megaco_error *err);
-int ber_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
-                       size_t *out_len, megaco_error *err);
+int ber_encode_message(const megaco_message *msg, const megaco_options *o, unsigned char *buf,
+                       size_t cap, size_t *out_len, megaco_error *err);
 int per_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
                        megaco_message **out, megaco_error *err);
-int per_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
-                       size_t *out_len, megaco_error *err);
+int per_encode_message(const megaco_message *msg, const megaco_options *o, unsigned char *buf,
+                       size_t cap, size_t *out_len, megaco_error *err);
 
 /* Text: one parser reads pretty and compact; compact != 0 picks the encoder style. */
 int text_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,

@@ -512,10 +512,10 @@ int names_encode_converted(const megaco_message *msg, megaco_encoding enc,
 	if (rc == MEGACO_OK) {
 		switch (enc) {
 		case MEGACO_ENC_BER:
-			rc = ber_encode_message(&tmp, buf, cap, out_len, err);
+			rc = ber_encode_message(&tmp, o, buf, cap, out_len, err);
 			break;
 		case MEGACO_ENC_PER:
-			rc = per_encode_message(&tmp, buf, cap, out_len, err);
+			rc = per_encode_message(&tmp, o, buf, cap, out_len, err);
 			break;
 		default:
 			rc = text_encode_message(&tmp, enc == MEGACO_ENC_COMPACT, buf, cap, out_len, err);

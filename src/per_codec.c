@@ -96,14 +96,17 @@ static __attribute__((noinline)) int asn1c_encode_message(const megaco_message *
 	return MEGACO_OK;
 }
 
-int per_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
-                       size_t *out_len, megaco_error *err)
+int per_encode_message(const megaco_message *msg, const megaco_options *o, unsigned char *buf,
+                       size_t cap, size_t *out_len, megaco_error *err)
 {
 	size_t len = 0;
 	const uper_node *root = uper_root();
 	/* Our writer makes asn_check_constraints()'s checks as it goes; only a
 	 * failure takes asn1c's path, for its wording. */
-	if (!root || uper_write(root, msg->model, buf, cap, &len) != 0) {
+	int wrc = root ? uper_write(root, msg->model, o ? o->allocator : NULL, buf, cap, &len) : -1;
+	if (wrc == UPER_WRITE_NOMEM)
+		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+	if (wrc != 0) {
 		int rc = asn1c_encode_message(msg, buf, cap, &len, err);
 		if (rc != MEGACO_OK)
 			return rc;

@@ -15,6 +15,7 @@
 
 #include "asn_application.h"
 #include "INTEGER.h"
+#include "megaco/options.h"
 
 /* Type families the UPER walkers know. */
 enum uper_kind {
@@ -91,11 +92,14 @@ enum { UPER_OK = 0, UPER_STARVED = 1, UPER_FAIL = 2 };
 /*
  * Encodes the value at sptr (asn1c's uper_encode() output, byte for byte)
  * into buf. Past cap it keeps counting, so *out_len is always the size
- * needed. Also runs the leaf checks asn_check_constraints() would. Returns
- * 0, or -1 when either asn1c's encoder or its constraint check would fail.
+ * needed. Also runs the leaf checks asn_check_constraints() would. Scratch
+ * comes from al (NULL: malloc/free) and is given back before the return.
+ * Returns 0, UPER_WRITE_NOMEM when al failed, or -1 when either asn1c's
+ * encoder or its constraint check would fail.
  */
-int uper_write(const uper_node *root, const void *sptr, unsigned char *buf, size_t cap,
-               size_t *out_len);
+enum { UPER_WRITE_NOMEM = -2 };
+int uper_write(const uper_node *root, const void *sptr, const megaco_allocator *al,
+               unsigned char *buf, size_t cap, size_t *out_len);
 
 struct megaco_arena;
 /*
@@ -152,7 +156,7 @@ struct uper_out {
 	unsigned nacc;     /* how many (< 32 between calls) */
 	uint8_t *buf;      /* destination; bytes past cap are counted, not stored */
 	size_t cap, len;   /* len: whole bytes produced so far */
-	int grow;          /* buf is ours (malloc) and grows instead of counting */
+	const megaco_allocator *al; /* scratch for open types too long for the stack */
 	int nomem;
 };
 

@@ -18,34 +18,14 @@
 #include "BOOLEAN.h"
 #include "IA5String.h"
 #include "NativeEnumerated.h"
+#include "arena.h"
 #include "asn_SEQUENCE_OF.h"
 #include "uper_bits.h"
 
 /* --- bit output ------------------------------------------------------------- */
 
-static int grow(uper_out *o, size_t need)
-{
-	size_t cap = o->cap ? o->cap * 2 : 256;
-	while (cap < need)
-		cap *= 2;
-	uint8_t *n = realloc(o->buf, cap);
-	if (!n) {
-		o->nomem = 1;
-		return -1;
-	}
-	o->buf = n;
-	o->cap = cap;
-	return 0;
-}
-
 void uout_spill(uper_out *o, uint32_t word)
 {
-	if (o->grow && o->len + 4 > o->cap && grow(o, o->len + 4) == 0) {
-		word = __builtin_bswap32(word);
-		memcpy(o->buf + o->len, &word, 4);
-		o->len += 4;
-		return;
-	}
 	for (int i = 3; i >= 0; i--, o->len++)
 		if (o->len < o->cap)
 			o->buf[o->len] = (uint8_t)(word >> (8 * i));
@@ -59,16 +39,12 @@ static __attribute__((noinline)) size_t uout_finish_bytes(uper_out *o)
 	while (o->nacc >= 8) {
 		o->nacc -= 8;
 		uint8_t b = (uint8_t)(o->acc >> o->nacc);
-		if (o->grow && o->len >= o->cap)
-			grow(o, o->len + 1);
 		if (o->len < o->cap)
 			o->buf[o->len] = b;
 		o->len++;
 	}
 	if (o->nacc) {
 		uint8_t b = (uint8_t)(o->acc << (8 - o->nacc));
-		if (o->grow && o->len >= o->cap)
-			grow(o, o->len + 1);
 		if (o->len < o->cap)
 			o->buf[o->len] = b;
 		o->len++;
@@ -353,20 +329,29 @@ static inline __attribute__((always_inline)) int enc_field(const wfield *f, cons
 static __attribute__((noinline, cold)) int put_open_type_buffered(const wfield *f,
                                                                    const void *sptr, uper_out *o)
 {
-	uint8_t stack[256];
-	uper_out t = { 0, 0, stack, sizeof stack, 0, 0, 0 };
+	uint8_t stack[256], *heap = NULL;
+	uper_out t = { 0, 0, stack, sizeof stack, 0, o->al, 0 };
 	int rc = enc_field(f, sptr, &t);
-	if (rc == 0 && t.len + 8 > t.cap) {
-		/* Did not fit the stack buffer: again, on the heap. */
-		t = (uper_out){ 0, 0, NULL, 0, 0, 1, 0 };
-		rc = enc_field(f, sptr, &t);
+	size_t bits = uout_bits(&t);
+	size_t size = uout_finish(&t);
+	if (rc == 0 && size > sizeof stack) {
+		/* Did not fit the stack buffer, which counted the size: again, into
+		 * exactly that much of the caller's allocator. */
+		heap = o->al->alloc(o->al->user_data, size);
+		if (!heap) {
+			t.nomem = 1;
+		} else {
+			t = (uper_out){ 0, 0, heap, size, 0, o->al, 0 };
+			rc = enc_field(f, sptr, &t);
+			uout_finish(&t);
+		}
 	}
-	if (rc == 0 && !t.nomem) {
-		size_t bits = uout_bits(&t);
-		size_t size = uout_finish(&t);
-		if (t.nomem) {
-			rc = -1;
-		} else if (bits == 0) {
+	if (t.nomem) {
+		o->nomem = 1;
+		rc = -1;
+	}
+	if (rc == 0) {
+		if (bits == 0) {
 			/* X.691 10.1.3: an empty encoding is one zero octet. */
 			uout_put_fit(o, 1 << 8, 16);
 		} else {
@@ -378,11 +363,9 @@ static __attribute__((noinline, cold)) int put_open_type_buffered(const wfield *
 				go -= may;
 			}
 		}
-	} else {
-		rc = -1;
 	}
-	if (t.grow)
-		free(t.buf);
+	if (heap)
+		o->al->free(o->al->user_data, heap);
 	return rc;
 }
 
@@ -1072,8 +1055,8 @@ uper_enc_f *uper_encoder_for(enum uper_kind kind)
 	return NULL;
 }
 
-int uper_write(const uper_node *root, const void *sptr, unsigned char *buf, size_t cap,
-               size_t *out_len)
+int uper_write(const uper_node *root, const void *sptr, const megaco_allocator *al,
+               unsigned char *buf, size_t cap, size_t *out_len)
 {
 	const wnode *plan = atomic_load_explicit(&plan_ready, memory_order_acquire);
 	if (!plan) {
@@ -1082,9 +1065,9 @@ int uper_write(const uper_node *root, const void *sptr, unsigned char *buf, size
 	}
 	if (!plan || root != plan_for || !sptr)
 		return -1;
-	uper_out o = { 0, 0, buf, cap, 0, 0, 0 };
+	uper_out o = { 0, 0, buf, cap, 0, al ? al : &megaco_default_allocator, 0 };
 	if (plan->enc(plan, sptr, &o))
-		return -1;
+		return o.nomem ? UPER_WRITE_NOMEM : -1;
 	*out_len = uout_finish(&o);
 	return 0;
 }

@@ -27,6 +27,9 @@
 #include "internal.h"
 #include "model_walk.h"
 
+/* der_write's scratch: the C heap, as megaco_encode uses by default. */
+#define HEAP (&megaco_default_allocator)
+
 static corpus *C;
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -66,12 +69,12 @@ static unsigned char *ours(asn_TYPE_descriptor_t *td, const void *ptr, unsigned 
 {
 	size_t need = 0;
 	megaco_error err;
-	assert_int_equal(der_write(td, ptr, flags, NULL, 0, &need, &err), MEGACO_ERR_BUFFER_TOO_SMALL);
+	assert_int_equal(der_write(td, ptr, flags, HEAP, NULL, 0, &need, &err), MEGACO_ERR_BUFFER_TOO_SMALL);
 	assert_int_equal(err.code, MEGACO_ERR_BUFFER_TOO_SMALL);
 	unsigned char *buf = malloc(need ? need : 1);
 	assert_non_null(buf);
 	size_t got = 0;
-	int rc = der_write(td, ptr, flags, buf, need, &got, &err);
+	int rc = der_write(td, ptr, flags, HEAP, buf, need, &got, &err);
 	if (rc != MEGACO_OK)
 		fail_msg("der_write %s: %s", td->name, err.message);
 	assert_int_equal(got, need);
@@ -342,7 +345,7 @@ static void test_set_of_order(void **state)
 	size_t len;
 	unsigned char *o = ours(&set_td, &s, DER_WRITE_CHECK, &len);
 	size_t need = 0;
-	assert_int_equal(der_write(&set_td, &s, 0, o, len - 1, &need, NULL), MEGACO_ERR_BUFFER_TOO_SMALL);
+	assert_int_equal(der_write(&set_td, &s, 0, HEAP, o, len - 1, &need, NULL), MEGACO_ERR_BUFFER_TOO_SMALL);
 	assert_int_equal(need, len);
 	free(o);
 	ASN_STRUCT_FREE_CONTENTS_ONLY(set_td, &s);
@@ -383,7 +386,7 @@ static void test_unknown_kind_falls_back(void **state)
 	same_as_asn1c("unknown kind", &t, &os, "04 03 61 62 63");
 	size_t need = 0;
 	unsigned char small[4];
-	assert_int_equal(der_write(&t, &os, DER_WRITE_CHECK, small, sizeof small, &need, NULL),
+	assert_int_equal(der_write(&t, &os, DER_WRITE_CHECK, HEAP, small, sizeof small, &need, NULL),
 	                 MEGACO_ERR_BUFFER_TOO_SMALL);
 	assert_int_equal(need, 5);
 }
@@ -437,7 +440,7 @@ static void test_deep_nesting(void **state)
 	size_t need = 0;
 	megaco_error err;
 	unsigned char buf[64];
-	assert_int_equal(der_write(&nest_td, n, DER_WRITE_CHECK, buf, sizeof buf, &need, &err),
+	assert_int_equal(der_write(&nest_td, n, DER_WRITE_CHECK, HEAP, buf, sizeof buf, &need, &err),
 	                 MEGACO_ERR_TOO_DEEP);
 	assert_int_equal(err.code, MEGACO_ERR_TOO_DEEP);
 	free(n);
@@ -546,7 +549,7 @@ static void test_constraints(void **state)
 				unsigned char out[4096];
 				size_t got = 0;
 				megaco_error err;
-				int rc = ber_encode_message(m, out, sizeof out, &got, &err);
+				int rc = ber_encode_message(m, NULL, out, sizeof out, &got, &err);
 				if (rc != cases[c].want)
 					fail_msg("%s in %s: got %s (%s)", cases[c].what, e->name, megaco_strerror(rc),
 					         rc ? err.message : "");
@@ -559,7 +562,7 @@ static void test_constraints(void **state)
 					megaco_error err2;
 					unsigned char out2[4096];
 					int rc2 = der_write(&asn_DEF_MegacoMessage, m->model, DER_WRITE_CHECK | walk,
-					                    out2, sizeof out2, &got2, &err2);
+					                    HEAP, out2, sizeof out2, &got2, &err2);
 					assert_int_equal(rc2, rc);
 					if (rc)
 						assert_string_equal(err2.message, err.message);
@@ -567,7 +570,7 @@ static void test_constraints(void **state)
 						assert_memory_equal(out2, out, got);
 				}
 				/* The same verdict when the buffer is too small to hold the message. */
-				rc = ber_encode_message(m, out, 3, &got, NULL);
+				rc = ber_encode_message(m, NULL, out, 3, &got, NULL);
 				assert_int_equal(rc, cases[c].want ? cases[c].want : MEGACO_ERR_BUFFER_TOO_SMALL);
 				memcpy(f.found.ptr, saved, cases[c].restore_size);
 				if (!cases[c].restore_size)
@@ -591,16 +594,16 @@ static void test_unsigned_range(void **state)
 	unsigned char out[16];
 	size_t got;
 	assert_int_equal(
-	    der_write(&asn_DEF_TransactionId, &v, DER_WRITE_CHECK, out, sizeof out, &got, NULL),
+	    der_write(&asn_DEF_TransactionId, &v, DER_WRITE_CHECK, HEAP, out, sizeof out, &got, NULL),
 	    MEGACO_OK);
 	v = -1;
 	megaco_error err;
 	assert_int_equal(
-	    der_write(&asn_DEF_TransactionId, &v, DER_WRITE_CHECK, out, sizeof out, &got, &err),
+	    der_write(&asn_DEF_TransactionId, &v, DER_WRITE_CHECK, HEAP, out, sizeof out, &got, &err),
 	    MEGACO_ERR_CONSTRAINT);
 	assert_non_null(strstr(err.message, "TransactionId"));
 	/* Without the check it is written as asn1c would: the long's two's complement. */
-	assert_int_equal(der_write(&asn_DEF_TransactionId, &v, 0, out, sizeof out, &got, NULL), MEGACO_OK);
+	assert_int_equal(der_write(&asn_DEF_TransactionId, &v, 0, HEAP, out, sizeof out, &got, NULL), MEGACO_OK);
 	assert_int_equal(got, 3);
 	assert_int_equal(out[2], 0xff);
 }
