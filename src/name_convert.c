@@ -456,6 +456,9 @@ static int visit(const walk_node *n, void *vctx)
 static int convert_copy(megaco_arena *a, const MegacoMessage_t *model, megaco_name_form to,
                         const megaco_options *o, MegacoMessage_t **out, megaco_error *err)
 {
+	/* a->failed then tells of this conversion only: one that failed before
+	 * (and left the message as it was) must not fail every later one. */
+	a->failed = 0;
 	conv *c = arena_alloc(a, sizeof *c); /* large-ish: keep it off the stack */
 	MegacoMessage_t *copy = c ? arena_alloc(a, sizeof *copy) : NULL;
 	if (!copy)
