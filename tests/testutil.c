@@ -313,3 +313,41 @@ int on_path(const char *prog)
 	free(copy);
 	return found;
 }
+
+unsigned char *big_message(unsigned ntrans, size_t *len)
+{
+	/*
+	 * msg01a's transaction (corpus/pretty), with its own ID each time, and
+	 * a v3 Statistics descriptor long enough (a 300-character value) that
+	 * PER writes it, an extension addition, through a buffer of its own
+	 * (uper_writer.c).
+	 */
+	static const char head[] = "MEGACO/3 [123.123.123.4]:55555\n";
+	static const char trans[] =
+		"Transaction = %u {\n"
+		"\tContext = - {\n"
+		"\t\tModify = 11111111/00000000/00000000 {\n"
+		"\t\t\tMedia {\n"
+		"\t\t\t\tStream = 1 {\n"
+		"\t\t\t\t\tLocalControl { Mode = SendReceive, tdmc/gain=2, tdmc/ec=g165 },\n"
+		"\t\t\t\t\tLocal {\nv=0\nc=IN IP4 $\nm=audio $ RTP/AVP 0\n\t\t\t\t\t},\n"
+		"\t\t\t\t\tStatistics { %s }\n"
+		"\t\t\t\t}\n"
+		"\t\t\t},\n"
+		"\t\t\tEvents = 2222 { al/of }\n"
+		"\t\t}\n"
+		"\t}\n"
+		"}\n";
+	char stats[340];
+	snprintf(stats, sizeof stats, "nt/os = \"%0300d\", nt/or = 7", 0);
+	size_t sl = strlen(stats);
+	size_t cap = sizeof head + (size_t)ntrans * (sizeof trans + sl + 10);
+	char *b = malloc(cap);
+	if (!b)
+		return NULL;
+	size_t n = (size_t)snprintf(b, cap, "%s", head);
+	for (unsigned i = 0; i < ntrans; i++)
+		n += (size_t)snprintf(b + n, cap - n, trans, i + 1, stats);
+	*len = n;
+	return (unsigned char *)b;
+}

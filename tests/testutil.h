@@ -51,6 +51,13 @@ megaco_message *decode_file(const char *path, megaco_encoding enc, unsigned char
 /* 1 when prog is an executable on PATH (the Erlang peer tests skip otherwise). */
 int on_path(const char *prog);
 
+/*
+ * A valid pretty-text v3 message of ntrans transactions (each corpus
+ * msg01a's Modify with media, SDP and events, plus two statistics), about
+ * 700 bytes each, in malloc'd memory; NULL when malloc fails.
+ */
+unsigned char *big_message(unsigned ntrans, size_t *len);
+
 /* Whole file into malloc'd memory; NULL on error. */
 unsigned char *read_file(const char *path, size_t *len);
 
