@@ -5,8 +5,7 @@
 # (TCP segmented, reordered, retransmitted; IP fragments; several messages
 # per datagram; SCTP; pcapng) gives the same messages; cut and damaged
 # captures are reported and the run goes on; filters, --stats and logs;
-# memory stays bounded; and tshark, when installed, finds the same
-# messages and transaction IDs.
+# memory stays bounded. dump_tshark.sh compares with tshark.
 #   dump_cli.sh MEGACO_DUMP DUMP_MKPCAP MEGACO_CONV CORPUS [sanitized]
 set -euo pipefail
 dump=$1 mkpcap=$2 conv=$3 corpus=$4 sanitized=${5:-0}
@@ -90,50 +89,99 @@ grep -q "^$((nfiles + 1)) .* decode error: .*line 1" bad.sum || fail "bad messag
 
 echo "dump_cli: capture checks passed ($nfiles messages, ${#variants[@]} variants)"
 
-# --- tshark: the same messages and transaction IDs ------------------------------
-if ! command -v tshark >/dev/null; then
-  echo "dump_cli: SKIP tshark cross-check: tshark is not installed"
-  exit 0
-fi
-# tshark 4.0 fills megaco.transid for text, and for BER one field per
-# transaction kind (h248.transactionId stays empty there). Compared frame by
-# frame: the frame a message completes in, and its transaction IDs. Left out,
-# where tshark's dissectors give no or partial IDs: messages that are only
-# acknowledgements (the text dissector gives the first ID of the first
-# range, the BER one none of these fields) and text segment replies (none).
-# Reordered TCP segments are checked against the reference capture only:
-# tshark 4.0, even with tcp.reassemble_out_of_order, loses messages of a
-# direction whose first data segments arrive out of order.
-fields=(-e frame.number -e megaco.transid -e h248.transactionRequest.transactionId
-        -e h248.transactionpending.transactionId -e h248.transactionreply.transactionId
-        -e h248.segmentreply.transactionId)
-for v in "" "--transport tcp --segment 60 --retransmit" "--transport sctp --ipv6"; do
-  # shellcheck disable=SC2086
-  "$mkpcap" $v -o t.pcap $files
-  tshark -o tcp.reassemble_out_of_order:TRUE -r t.pcap -Y 'megaco || h248' -T fields "${fields[@]}" \
-    > tshark.out 2>/dev/null
-  "$dump" t.pcap > ours.out
-  python3 - tshark.out ours.out "${v:-udp}" <<'EOF2' || fail "tshark ${v:-udp} differs"
+# --- filters: each alone and combined, against the summary lines -------------
+"$dump" --json ref.pcap | python3 -c '
+import json, sys
+n = 0
+for line in sys.stdin:
+    json.loads(line)
+    n += 1
+sys.exit(0 if n == int(sys.argv[1]) else 1)' "$nfiles" || fail "--json is not one JSON object per message"
+check_filter() { # expected-lines-python-test  -- megaco-dump filter options
+  local test=$1; shift
+  "$dump" "$@" ref.pcap > f.out || fail "$* exit status"
+  python3 - ref.sum f.out "$test" "$*" <<'EOF2' || fail "filter $*"
 import re, sys
-theirs, ours = {}, {}
-for line in open(sys.argv[1]):
-    f = line.rstrip('\n').split('\t')
-    theirs.setdefault(int(f[0]), []).extend(int(x) for x in ','.join(f[1:]).split(',') if x)
-skipped = 0
-for line in open(sys.argv[2]):
-    w = line.split()
-    if ' ack ' in line or (w[5] in ('pretty', 'compact') and 'segment-reply' in line):
-        theirs.pop(int(w[0]), None)
-        skipped += 1
-        continue
-    ours.setdefault(int(w[0]), []).extend(
-        int(w[i + 1]) for i in range(5, len(w) - 1)
-        if w[i] in ('request', 'reply', 'pending', 'segment-reply'))
-for k in set(theirs) | set(ours):
-    if sorted(theirs.get(k, [])) != sorted(ours.get(k, [])):
-        print('%s: frame %d: tshark %s, megaco-dump %s' % (sys.argv[3], k, theirs.get(k), ours.get(k)))
-        sys.exit(1)
-print('dump_cli: tshark %s: the same %d frames and %d transaction IDs (%d messages left out)'
-      % (sys.argv[3], len(ours), sum(len(v) for v in ours.values()), skipped))
+def tids(line):
+    out = []
+    for kind, a, b in re.findall(r' (request|reply|pending|segment-reply|ack) (\d+)(?:-(\d+))?', line):
+        out.append((int(a), int(b or a)))
+    return out
+ref = open(sys.argv[1]).read().splitlines()
+got = open(sys.argv[2]).read().splitlines()
+want = [l for l in ref if eval(sys.argv[3], {'l': l, 're': re, 'tids': tids})]
+if not want:
+    print('filter %s: the reference has no such message: a test that cannot fail' % sys.argv[4])
+    sys.exit(1)
+if got != want:
+    print('filter %s: %d lines, expected %d' % (sys.argv[4], len(got), len(want)))
+    sys.exit(1)
 EOF2
+}
+check_filter "any(a <= 10003 <= b for a, b in tids(l))" --tid 10003
+check_filter "' C=2000 ' in l" --ctx 2000
+check_filter "' C=\$ ' in l" --ctx '$'
+check_filter "' E=' in l" --errors
+check_filter "' v2 ' in l" --msg-version 2
+check_filter "' ber ' in l and ' Notify(' in l" --encoding ber --command N
+check_filter "' compact ' in l or ' pretty ' in l" --encoding text
+check_filter "re.search(r'[(,]11111111/00000000/[^,)]*[,)]', l) is not None" --term '11111111/00000000/*'
+check_filter "'[124.124.124.222]' in l and (' Add(' in l or ' Subtract(' in l)" --mid '*124.124.124.222*' --command Add --command S
+rc=0; "$dump" --tid x ref.pcap 2>/dev/null || rc=$?
+[[ $rc == 2 ]] || fail "--tid x: exit status $rc, not 2"
+
+# --- --stats ------------------------------------------------------------------
+"$dump" --stats ref.pcap > stats.out
+grep -q "^frames $nfiles, messages $nfiles, decoded $nfiles, decode failures 0$" stats.out ||
+  fail "--stats: $(head -1 stats.out)"
+for enc in pretty compact ber; do
+  grep -q "^by encoding:.* $enc $(grep -c " $enc v" ref.sum)\b" stats.out || fail "--stats: $enc count"
 done
+for cmd in Add Modify Notify ServiceChange; do
+  n=$(grep -o " $cmd(" ref.sum | wc -l)
+  awk -v c="$cmd" -v n="$n" '$1 == c && $2 + $3 == n { ok = 1 } END { exit !ok }' stats.out ||
+    fail "--stats: $cmd is not counted $n times: $(grep " $cmd " stats.out)"
+done
+# Response times: a request answered after a pending 300 µs later (the
+# capture's frames are 100 µs apart), and one request never answered.
+printf '!/1 [10.0.0.1]:2944\nT=77{C=-{SC=ROOT{SV{MT=RS,RE="901"}}}}' > req
+printf '!/1 [10.0.0.2]:2944\nPN=77{}' > pending
+printf '!/1 [10.0.0.1]:2944\nT=78{C=-{SC=ROOT{SV{MT=RS,RE="901"}}}}' > other
+printf '!/1 [10.0.0.2]:2944\nP=77{C=-{SC=ROOT}}' > reply
+"$mkpcap" -o rt.pcap req pending other reply
+"$dump" --stats rt.pcap > rt.out
+grep -q '^requests answered 1 (1 after a pending), unanswered 1, retransmitted 0, replies without a request 0, pendings 1$' rt.out ||
+  fail "--stats transactions: $(grep requests rt.out)"
+grep -q '^response time: min 300 us, mean 300 us, p50 300 us, .* max 300 us$' rt.out ||
+  fail "--stats response time: $(grep 'response time:' rt.out)"
+
+# --- message logs: written, read back, searched by a scan --------------------
+"$dump" --to compact ref.pcap | grep -v '^;' > ref.msgs
+for fmt in text ber; do
+  "$dump" --write-log "log.$fmt" --log-format $fmt --count ref.pcap > /dev/null
+  "$dump" --log "log.$fmt" --to compact | grep -v '^;' > log.msgs
+  cmp -s ref.msgs log.msgs || fail "--log-format $fmt: the log does not give back the messages"
+  "$dump" --log "log.$fmt" > log.sum
+  cmp -s <(cut -d' ' -f1,2,3,4,5,7- ref.sum) <(cut -d' ' -f1,2,3,4,5,7- log.sum) ||
+    fail "--log-format $fmt: records, times or addresses differ"
+  for tid in 9 9999 10003 50007 8101; do
+    "$dump" --log "log.$fmt" --tid $tid > full.out
+    "$dump" --log "log.$fmt" --tid $tid --scan > scan.out
+    [[ -s full.out ]] && cmp -s full.out scan.out || fail "--scan $fmt --tid $tid differs from the full decode"
+  done
+done
+
+# --- memory: a capture larger than the address space megaco-dump may use ------
+if [[ $sanitized == 1 ]]; then
+  echo "dump_cli: SKIP memory limit: a sanitizer's shadow memory needs more than any ulimit -v here"
+else
+  # One TCP connection of 150,000 messages (~37 MB), read from a pipe by a
+  # megaco-dump limited to 20 MB of address space.
+  set -o pipefail
+  "$mkpcap" --transport tcp --count 150000 -o - "$corpus"/ber/* "$corpus"/compact/* |
+    (ulimit -v 20000; "$dump" --stats -) > mem.out || fail "memory limit: exit status $?"
+  grep -q '^frames 150008, messages 150000, decoded 150000, decode failures 0$' mem.out ||
+    fail "memory limit: $(head -1 mem.out)"
+fi
+echo "dump_cli: filters, --stats, logs and the memory limit passed"
+

@@ -158,7 +158,7 @@ static int visit(const fact *x, void *user)
 		break;
 	}
 	/* stop as soon as every filter has been met */
-	return s->hit == s->want;
+	return (s->hit & s->want) == s->want;
 }
 
 int filter_match(const filter *f, const megaco_message *m, megaco_encoding enc,
@@ -194,5 +194,5 @@ int filter_match(const filter *f, const megaco_message *m, megaco_encoding enc,
 	if (!s.want)
 		return 1;
 	facts_walk(mm, visit, &s);
-	return s.hit == s.want;
+	return (s.hit & s.want) == s.want;
 }

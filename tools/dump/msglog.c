@@ -354,16 +354,23 @@ typedef struct reader {
 	int bad; /* the log was cut short or damaged */
 } reader;
 
+/* Relative times count from the first record, delivered or not. */
+static void note_first(reader *r, const dump_origin *o)
+{
+	dump_ctx *ctx = r->ctx;
+	if (!ctx->have_first) {
+		ctx->have_first = 1;
+		ctx->first_sec = o->sec, ctx->first_usec = o->usec;
+	}
+}
+
 static void deliver(reader *r, dump_origin *o, const uint8_t *msg, size_t n)
 {
 	dump_ctx *ctx = r->ctx;
 	o->frame = ++r->records;
 	ctx->frames = r->records;
 	o->transport = DUMP_LOG;
-	if (!ctx->have_first) {
-		ctx->have_first = 1;
-		ctx->first_sec = o->sec, ctx->first_usec = o->usec;
-	}
+	note_first(r, o);
 	dump_message(ctx, o, msg, n);
 }
 
@@ -411,10 +418,12 @@ static size_t ber_records(reader *r, const uint8_t *buf, size_t n, int at_eof)
 			}
 			msg = q, mlen = qn;
 		}
-		if (r->scan_tid < 0 || ber_has_tid(msg, mlen, (uint32_t)r->scan_tid))
+		if (r->scan_tid < 0 || ber_has_tid(msg, mlen, (uint32_t)r->scan_tid)) {
 			deliver(r, &o, msg, mlen);
-		else
+		} else {
+			note_first(r, &o);
 			r->records++;
+		}
 		used += h + l;
 	}
 	return used;
@@ -448,15 +457,19 @@ static size_t text_records(reader *r, const uint8_t *buf, size_t n, int at_eof)
 			break; /* the record may go on in the next chunk */
 		dump_origin o;
 		memset(&o, 0, sizeof o);
-		if (*p == ';')
-			text_header(p, (size_t)(eol - p), &o);
 		size_t blen = (size_t)(next - body);
 		while (blen && (body[blen - 1] == '\n' || body[blen - 1] == '\r'))
 			blen--;
-		if (r->scan_tid < 0 || text_has_tid(body, blen, (uint32_t)r->scan_tid))
+		int want = r->scan_tid < 0 || text_has_tid(body, blen, (uint32_t)r->scan_tid);
+		/* the header line is read only for records that are used */
+		if (*p == ';' && (want || !r->ctx->have_first))
+			text_header(p, (size_t)(eol - p), &o);
+		if (want) {
 			deliver(r, &o, body, blen);
-		else
+		} else {
+			note_first(r, &o);
 			r->records++;
+		}
 		used = (size_t)(next - buf);
 	}
 	return used;
