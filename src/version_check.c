@@ -116,10 +116,11 @@ static int add_type(const asn_TYPE_descriptor_t *td, const char *cname)
 	for (int i = 0; i < count; i++) {
 		const asn_TYPE_member_t *m = &td->elements[i];
 		char sub_name[128];
-		if (islower((unsigned char)m->type->name[0]))
-			snprintf(sub_name, sizeof sub_name, "%s__%s", cname, m->name);
-		else
-			snprintf(sub_name, sizeof sub_name, "%s", m->type->name);
+		int n = islower((unsigned char)m->type->name[0])
+		                ? snprintf(sub_name, sizeof sub_name, "%s__%s", cname, m->name)
+		                : snprintf(sub_name, sizeof sub_name, "%s", m->type->name);
+		if (n < 0 || (size_t)n >= sizeof sub_name)
+			return -1; /* compile() reports it: the tables say "too small" */
 		int sub = add_type(m->type, sub_name);
 		if (sub < 0)
 			return -1;
