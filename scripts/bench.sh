@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
-cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DMEGACO_TESTS=OFF \
+cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DMEGACO_TESTS=OFF -DMEGACO_WERROR=ON \
 	-DMEGACO_PGO="${MEGACO_PGO:-ON}" >/dev/null
 cmake --build build-release -j"$(nproc 2>/dev/null || echo 2)" --target megaco-bench >/dev/null
 exec build-release/tools/megaco-bench "$@"

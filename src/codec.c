@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "megaco/version.h"
 #include "asn1_settle.h"
 #include "internal.h"
 #include "name_convert.h"

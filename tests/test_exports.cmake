@@ -4,7 +4,8 @@
 # headers megaco.h includes: nothing internal leaks (hidden visibility is the
 # default), and nothing documented is missing from the build.
 #
-#   cmake -DNM=nm -DLIB=libmegaco.so -DHEADERS=include/megaco -P test_exports.cmake
+#   cmake -DNM=nm -DLIB=libmegaco.so -DHEADERS=include/megaco \
+#         [-DGENERATED=BUILD/include/megaco] -P test_exports.cmake
 foreach(v NM LIB HEADERS)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "test_exports: -D${v}=... is required")
@@ -42,7 +43,11 @@ string(REGEX MATCHALL "#include \"megaco/[a-z_0-9]+\\.h\"" incs "${umbrella}")
 set(headers ${HEADERS}/megaco.h)
 foreach(i IN LISTS incs)
   string(REGEX REPLACE ".*\"megaco/([a-z_0-9]+\\.h)\"" "\\1" f "${i}")
-  list(APPEND headers ${HEADERS}/${f})
+  if(DEFINED GENERATED AND EXISTS ${GENERATED}/${f}) # megaco/version.h
+    list(APPEND headers ${GENERATED}/${f})
+  else()
+    list(APPEND headers ${HEADERS}/${f})
+  endif()
 endforeach()
 set(declared "")
 foreach(h IN LISTS headers)

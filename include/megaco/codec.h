@@ -104,7 +104,11 @@ MEGACO_API void megaco_buffer_free(void *buf, const megaco_options *opts);
 MEGACO_API int megaco_message_validate(const megaco_message *msg, int version,
                                        const megaco_options *opts, megaco_error *err);
 
-/** The library's version string, e.g. "0.1.0". */
+/**
+ * The version string of the library the program runs with, e.g. "0.1.0";
+ * MEGACO_VERSION_STRING (megaco/version.h) is the one it was compiled
+ * against. Returns a static string.
+ */
 MEGACO_API const char *megaco_version(void);
 
 #ifdef __cplusplus

@@ -10,5 +10,6 @@
 #include "megaco/message.h"
 #include "megaco/names.h"
 #include "megaco/options.h"
+#include "megaco/version.h"
 
 #endif

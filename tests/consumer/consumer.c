@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <MegacoMessage.h>
+#include <megaco/asn1/MegacoMessage.h>
 #include <megaco/megaco.h>
 
 int main(int argc, char **argv)

@@ -1,0 +1,66 @@
+# The library targets built from the megaco_core and megaco_asn1 objects.
+#
+# megaco_shared: libmegaco.so; hidden visibility keeps everything but the
+#   MEGACO_API functions out of its dynamic symbol table.
+# megaco_static: libmegaco.a, as installed. Visibility means nothing to an
+#   archive: each object's hidden symbols (asn1c's ber_decode, asn_DEF_*,
+#   our own cross-file helpers) would still be global to the static linker
+#   and clash, silently, with any other asn1c-generated library linked into
+#   the same program (the first definition wins). So the objects are first
+#   linked into one relocatable object (`ld -r`), whose hidden symbols
+#   objcopy then makes local: what is left global is the megaco_* API and
+#   the undefined references to libc, libpthread and libyaml. The archive
+#   holds that one object. The tools come from CMakeFindBinUtils (a cross
+#   toolchain's prefixed ld and objcopy). docs/abi.md explains the choice.
+# megaco_internal: the same objects with their symbols as compiled, for the
+#   tests and tools that call internal functions or the asn1c runtime
+#   (XER printer, internal codecs). Not installed.
+
+foreach(tool CMAKE_LINKER CMAKE_OBJCOPY)
+  if(NOT ${tool})
+    message(FATAL_ERROR "${tool} not found: libmegaco.a is one relocatable object "
+      "whose hidden symbols objcopy makes local (cmake/StaticLocal.cmake)")
+  endif()
+endforeach()
+
+add_library(megaco_shared SHARED $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1>)
+# SONAME policy (docs/abi.md): before 1.0 a minor release may change the ABI,
+# so the SONAME carries major.minor (libmegaco.so.0.1); from 1.0 the major.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(MEGACO_SOVERSION 0.${PROJECT_VERSION_MINOR})
+else()
+  set(MEGACO_SOVERSION ${PROJECT_VERSION_MAJOR})
+endif()
+set_target_properties(megaco_shared PROPERTIES OUTPUT_NAME megaco C_VISIBILITY_PRESET hidden
+  VERSION ${PROJECT_VERSION} SOVERSION ${MEGACO_SOVERSION})
+# Never unloaded by dlclose(): a thread holding a spare arena block
+# (src/arena.c) runs the library's pthread key destructor when it exits.
+target_link_options(megaco_shared PRIVATE "LINKER:-z,nodelete")
+add_library(megaco::megaco ALIAS megaco_shared)
+
+set(_megaco_relocatable ${CMAKE_CURRENT_BINARY_DIR}/megaco_static_obj/megaco.o)
+add_custom_command(OUTPUT ${_megaco_relocatable}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/megaco_static_obj
+  COMMAND ${CMAKE_LINKER} -r -o ${_megaco_relocatable}.all
+          $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1>
+  COMMAND ${CMAKE_OBJCOPY} --localize-hidden ${_megaco_relocatable}.all ${_megaco_relocatable}
+  COMMAND ${CMAKE_COMMAND} -E remove ${_megaco_relocatable}.all
+  DEPENDS $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1>
+  COMMENT "Linking libmegaco's objects into one, hidden symbols made local"
+  COMMAND_EXPAND_LISTS VERBATIM)
+set_source_files_properties(${_megaco_relocatable} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+add_library(megaco_static STATIC ${_megaco_relocatable})
+# A file dependency on another target's objects does not order the targets.
+add_dependencies(megaco_static megaco_core megaco_asn1)
+set_target_properties(megaco_static PROPERTIES OUTPUT_NAME megaco LINKER_LANGUAGE C)
+
+add_library(megaco_internal STATIC $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1>)
+target_include_directories(megaco_internal PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/src ${ASN1_GEN_DIR})
+
+foreach(lk shared static internal)
+  target_include_directories(megaco_${lk} PUBLIC
+    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${MEGACO_GENERATED_INCLUDE_DIR}>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_link_libraries(megaco_${lk} PRIVATE Threads::Threads)
+endforeach()
