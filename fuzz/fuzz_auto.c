@@ -1,7 +1,6 @@
 /*
- * libFuzzer target: megaco_detect + decode of any encoding, then encoding
- * what decoded to all four encodings (only crashes and leaks are checked for
- * the text ones, see fuzz_text.c).
+ * libFuzzer target: megaco_detect + decode of any encoding, then the
+ * cross-encoding properties of fuzz_common.h on what decoded.
  */
 #include "fuzz_common.h"
 
@@ -21,12 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		           "detected v%d, decoded v%d", version, megaco_message_version(m));
 		fuzz_binary_round_trip(m, enc);
 	}
-	for (megaco_encoding to = MEGACO_ENC_PRETTY; to <= MEGACO_ENC_COMPACT; to++) {
-		void *out = NULL;
-		size_t len = 0;
-		if (megaco_encode_alloc(m, to, NULL, &out, &len, NULL) == MEGACO_OK)
-			megaco_buffer_free(out, NULL);
-	}
-	megaco_message_free(m);
+	fuzz_cross(m);
+	fuzz_free_message(m);
 	return 0;
 }

@@ -1,4 +1,7 @@
-/* libFuzzer target: UPER decode, then PER and DER round trips of what decoded. */
+/*
+ * libFuzzer target: UPER decode, then PER and DER round trips of what
+ * decoded, and the cross-encoding properties (fuzz_cross: text included).
+ */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -7,7 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (m) {
 		fuzz_binary_round_trip(m, MEGACO_ENC_PER);
 		fuzz_binary_round_trip(m, MEGACO_ENC_BER);
-		megaco_message_free(m);
+		fuzz_cross(m);
+		fuzz_free_message(m);
 	}
 	return 0;
 }

@@ -10,6 +10,11 @@
 #   build-fuzz/fuzz/fuzz_TARGET CRASH-FILE
 # and, once fixed, keep it as fuzz/regressions/TARGET/NAME so the ctest
 # fuzz_smoke_TARGET replays it forever.
+#
+# Environment: MEGACO_FUZZ_MAX_LEN (default 65536: inputs up to 64 KiB reach
+# the decoders' heap copies and multi-block arenas), MEGACO_FUZZ_OPTIONS
+# (the targets' decode options, fuzz/fuzz_common.h: any of nonreentrant,
+# alloc, tight), MEGACO_FUZZ_JOBS, MEGACO_FUZZ_ARGS.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
@@ -18,6 +23,7 @@ targets=${*:-ber per text auto}
 build=${MEGACO_FUZZ_BUILD:-$top/build-fuzz}
 jobs=${MEGACO_FUZZ_JOBS:-1}
 extra=${MEGACO_FUZZ_ARGS:-} # e.g. "-fork=1 -ignore_crashes=1" to collect every crash
+maxlen=${MEGACO_FUZZ_MAX_LEN:-65536}
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
 	cmake -S "$top" -B "$build" -DCMAKE_C_COMPILER=clang -DMEGACO_FUZZ=ON \
@@ -39,13 +45,12 @@ for t in $targets; do
 		seeds="$seeds $top/corpus/$s"
 	done
 	[ -d "$top/fuzz/regressions/$t" ] && seeds="$seeds $top/fuzz/regressions/$t"
-	echo "== fuzz_$t: $secs s, seeds:$seeds"
-	# -max_len: the corpus's largest messages are under 1 KiB; leave room to grow.
+	echo "== fuzz_$t: $secs s, max_len $maxlen, options '${MEGACO_FUZZ_OPTIONS:-}', seeds:$seeds"
 	# With -jobs libFuzzer writes fuzz-N.log into the current directory.
 	par=""
 	[ "$jobs" -gt 1 ] && par="-jobs=$jobs -workers=$jobs"
 	# shellcheck disable=SC2086
-	if ! (cd "$build" && "$build/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=4096 \
+	if ! (cd "$build" && "$build/fuzz/fuzz_$t" -max_total_time="$secs" -max_len="$maxlen" \
 		-timeout=10 -rss_limit_mb=2048 $par $extra -print_final_stats=1 \
 		-artifact_prefix="$crashes/" "$work" $seeds); then
 		echo "!! fuzz_$t failed; artifacts in $crashes"
