@@ -525,6 +525,53 @@ static void name(enc *e, const OCTET_STRING_t *s, const char *what)
 	tw_put_inl(&e->w, p, (size_t)n);
 }
 
+/*
+ * Lists whose items may not share a name (statistics, signal and observed
+ * event parameters; each item starts with its name): the reader compares
+ * names without case. Refused on the item that repeats one.
+ */
+static int same_name_ci(const OCTET_STRING_t *a, const OCTET_STRING_t *b)
+{
+	if (a->size != b->size)
+		return 0;
+	for (int k = 0; k < a->size; k++) {
+		unsigned x = a->buf[k], y = b->buf[k];
+		x = x >= 'A' && x <= 'Z' ? x + 32 : x;
+		y = y >= 'A' && y <= 'Z' ? y + 32 : y;
+		if (x != y)
+			return 0;
+	}
+	return 1;
+}
+
+static void names_once(enc *e, const void *list, const asn_TYPE_descriptor_t *item_td,
+                       const char *what)
+{
+	const A_SEQUENCE_OF(OCTET_STRING_t) *l = list;
+	for (int i = 1; i < l->count; i++)
+		for (int k = 0; k < i; k++)
+			if (same_name_ci(l->array[k], l->array[i])) {
+				fail_at(e, item_td, l->array[i], MEGACO_ERR_CONSTRAINT,
+				        "%s given twice has no text form", what);
+				return;
+			}
+}
+
+/* Nonzero when p[0..n) holds an octet above 0x7F (eight at a time). */
+static inline int has_high_octet(const uint8_t *p, size_t n)
+{
+	uint64_t acc = 0;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		acc |= w;
+	}
+	for (; i < n; i++)
+		acc |= p[i];
+	return (acc & 0x8080808080808080ull) != 0;
+}
+
 static void quoted(enc *e, const uint8_t *p, size_t n, const char *what)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -532,6 +579,17 @@ static void quoted(enc *e, const uint8_t *p, size_t n, const char *what)
 			fail(e, MEGACO_ERR_CONSTRAINT, "%s has octet 0x%02X, which a quoted string cannot hold",
 			     what, p[i]);
 			return;
+		}
+	}
+	/* v1's quotedString is SafeChar, RestChar and white space: no 8-bit octets, no line ends. */
+	if (e->version == 1) {
+		for (size_t i = 0; i < n; i++) {
+			if (p[i] >= 0x80 || p[i] == '\r' || p[i] == '\n') {
+				fail(e, MEGACO_ERR_CONSTRAINT,
+				     "%s has octet 0x%02X, which a version 1 quoted string cannot hold", what,
+				     p[i]);
+				return;
+			}
 		}
 	}
 	ch(e, '"');
@@ -547,7 +605,7 @@ static void value(enc *e, const OCTET_STRING_t *v)
 	size_t i = 0;
 	while (i < n && cls[p[i]] == TOK)
 		i++;
-	if (n && i == n)
+	if (n && i == n && (e->version > 1 || !has_high_octet(p, n)))
 		tw_put(&e->w, p, n);
 	else
 		quoted(e, p, n, "value");
@@ -711,6 +769,12 @@ static void tid(enc *e, const TerminationID_t *t)
 	if (t->wildcard.list.count) {
 		fail(e, MEGACO_ERR_UNKNOWN_NAME,
 		     "termination ID in binary form (wildcard octets); map names to text first");
+		return;
+	}
+	if (t->id.buf && t->id.size > 0 && has_high_octet(t->id.buf, (size_t)t->id.size) &&
+	    !not_name_any(t->id.buf, (size_t)t->id.size)) {
+		fail_at(e, &asn_DEF_TerminationID, t, MEGACO_ERR_CONSTRAINT,
+		        "termination ID with a non-ASCII octet has no text form");
 		return;
 	}
 	name(e, &t->id, "termination ID");
@@ -1115,6 +1179,10 @@ static void modem(enc *e, const ModemDescriptor_t *d, unsigned l)
 			fail(e, MEGACO_ERR_CONSTRAINT, "modem type %ld", t);
 			return;
 		}
+		for (int k = 0; k < i; k++)
+			if (*d->mtl.list.array[k] == t)
+				fail_at(e, &asn_DEF_ModemDescriptor, d, MEGACO_ERR_CONSTRAINT,
+				        "modem type %ld given twice has no text form", t);
 		kw(e, types[t]);
 	}
 	if (count > 1)
@@ -1152,6 +1220,11 @@ static void mux(enc *e, const MuxDescriptor_t *d, unsigned l)
 static void signals(enc *e, const SignalsDescriptor_t *d, unsigned l);
 static void second_events(enc *e, const SecondEventsDescriptor_t *d, unsigned l);
 
+static inline int dm_blank(uint8_t c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 static void digit_map_value(enc *e, const DigitMapValue_t *v, unsigned l)
 {
 	const long *timers[] = { v->startTimer, v->shortTimer, v->longTimer, v->durationTimer };
@@ -1175,6 +1248,13 @@ static void digit_map_value(enc *e, const DigitMapValue_t *v, unsigned l)
 		while (!dm_bad[b[i]])
 			i++;
 		fail(e, MEGACO_ERR_CONSTRAINT, "digit map body has octet 0x%02X", b[i]);
+		return;
+	}
+	/* The reader trims blanks around the body and takes a leading "T:" for a timer. */
+	if (size && (dm_blank(b[0]) || dm_blank(b[size - 1]) ||
+	             (size > 1 && b[1] == ':' && strchr("TtSsLlZz", b[0])))) {
+		fail_at(e, &asn_DEF_DigitMapValue, v, MEGACO_ERR_CONSTRAINT,
+		        "digit map body with blanks around it or a timer-like start has no text form");
 		return;
 	}
 	tw_put(&e->w, b, size);
@@ -1217,6 +1297,9 @@ static void event_actions(enc *e, const BOOLEAN_t *ka, const EventDM_t *dm,
 {
 	if (ka && *ka)
 		list_kw(e, n, l, KW_KEEP_ACTIVE);
+	if (ka && *ka && sd)
+		fail_at(e, &asn_DEF_SignalsDescriptor, sd, MEGACO_ERR_CONSTRAINT,
+		        "KeepActive with an embedded Signals descriptor has no text form");
 	if (dm) {
 		SEP(e, *n, l);
 		event_dm(e, dm, l);
@@ -1427,6 +1510,7 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 	}
 	if (s->keepActive && *s->keepActive)
 		list_kw(e, &n, l + 1, KW_KEEP_ACTIVE);
+	names_once(e, &s->sigParList.list, &asn_DEF_SigParameter, "a signal parameter");
 	for (int i = 0; i < s->sigParList.list.count; i++) {
 		SEP(e, n, l + 1);
 		sig_parameter(e, s->sigParList.list.array[i], l + 1);
@@ -1507,6 +1591,8 @@ static void observed_events(enc *e, const ObservedEventsDescriptor_t *d, unsigne
 				SEP(e, m, l + 2);
 				stream_eq(e, *ev->streamID);
 			}
+			names_once(e, &ev->eventParList.list, &asn_DEF_EventParameter,
+			           "an observed event's parameter");
 			for (int k = 0; k < ev->eventParList.list.count; k++) {
 				SEP(e, m, l + 2);
 				event_parameter(e, ev->eventParList.list.array[k], l + 2);
@@ -1543,6 +1629,7 @@ static void statistics(enc *e, const StatisticsDescriptor_t *d, unsigned l)
 	kw(e, KW_STATS);
 	if (!d->list.count)
 		return;
+	names_once(e, &d->list, &asn_DEF_StatisticsParameter, "a statistic");
 	lb(e, l);
 	for (int i = 0, n = 0; i < d->list.count; i++) {
 		const StatisticsParameter_t *p = d->list.array[i];
@@ -1591,6 +1678,14 @@ static void packages(enc *e, const PackagesDescriptor_t *d, unsigned l)
 
 static void ind_aud_property(enc *e, const IndAudPropertyParm_t *p, int *n, unsigned l)
 {
+	/* "p/n, p/n=v" reads back as one item only when both name the same property. */
+	if (p->propertyParms && (p->propertyParms->name.size != p->name.size ||
+	                         (p->name.size > 0 && memcmp(p->propertyParms->name.buf, p->name.buf,
+	                                                     (size_t)p->name.size)))) {
+		fail_at(e, &asn_DEF_IndAudPropertyParm, p, MEGACO_ERR_CONSTRAINT,
+		        "audited property whose value names another property has no text form");
+		return;
+	}
 	SEP(e, *n, l);
 	name(e, &p->name, "property name");
 	if (p->propertyParms && need(e, 3, "audit selection by property value")) {
@@ -1940,6 +2035,9 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 		fail(e, MEGACO_ERR_UNSUPPORTED, "nonStandardData has no text encoding");
 		return;
 	}
+	if (p->serviceChangeAddress && p->serviceChangeMgcId)
+		fail_at(e, &asn_DEF_ServiceChangeParm, p, MEGACO_ERR_CONSTRAINT,
+		        "ServiceChangeAddress with MgcIdToTry has no text form (the ABNF takes one)");
 	kw(e, KW_SERVICES);
 	lb(e, l);
 	int n = 0;
@@ -2017,6 +2115,9 @@ static void service_change_result(enc *e, const ServiceChangeResult_t *r, unsign
 	if (!p->serviceChangeAddress && !p->serviceChangeVersion && !p->serviceChangeProfile &&
 	    !p->serviceChangeMgcId && !p->timestamp)
 		return;
+	if (p->serviceChangeAddress && p->serviceChangeMgcId)
+		fail_at(e, &asn_DEF_ServiceChangeResParm, p, MEGACO_ERR_CONSTRAINT,
+		        "ServiceChangeAddress with MgcIdToTry has no text form (the ABNF takes one)");
 	lb(e, l);
 	kw(e, KW_SERVICES);
 	lb(e, l + 1);
@@ -2137,9 +2238,17 @@ static void command(enc *e, const Command_t *c, unsigned l)
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		if (r->descriptors.list.count) {
 			lb(e, l);
+			/* ammParameter allows each kind of descriptor once. */
+			unsigned long seen = 0;
 			for (int i = 0, n = 0; i < r->descriptors.list.count; i++) {
+				const AmmDescriptor_t *d = r->descriptors.list.array[i];
+				unsigned long bitk = d->present > 0 && d->present < 32 ? 1ul << d->present : 0;
+				if (seen & bitk)
+					fail_at(e, &asn_DEF_AmmDescriptor, d, MEGACO_ERR_CONSTRAINT,
+					        "a second descriptor of this kind in one command has no text form");
+				seen |= bitk;
 				SEP(e, n, l + 1);
-				amm_descriptor(e, r->descriptors.list.array[i], l + 1);
+				amm_descriptor(e, d, l + 1);
 			}
 			rb(e, l);
 		}

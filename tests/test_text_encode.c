@@ -1310,7 +1310,7 @@ static void test_mutations(void **state)
 {
 	(void)state;
 	uint32_t seed = 0x2545F491u;
-	size_t decoded = 0, encoded = 0, char_refused = 0;
+	size_t decoded = 0, encoded = 0;
 	for (size_t i = 0; i < C->count; i++) {
 		corpus_entry *e = &C->entries[i];
 		static const megaco_encoding srcs[] = { MEGACO_ENC_PRETTY, MEGACO_ENC_COMPACT,
@@ -1346,20 +1346,20 @@ static void test_mutations(void **state)
 					encoded++;
 					megaco_message *again = NULL;
 					rc = megaco_decode(enc, out, out_len, NULL, &again, &err);
-					/*
-					 * 8-bit bytes in a v1 value: the decoder refuses them (RFC 3525
-					 * VALUE is ASCII), the text encoder does not yet (REQUESTS.md).
-					 */
-					if (rc == MEGACO_ERR_BAD_CHARACTER) {
-						char_refused++;
-						megaco_buffer_free(out, NULL);
-						continue;
-					}
 					if (rc != MEGACO_OK)
 						fail_msg("%s mutated: our %s does not decode: %s (%u:%u)\n%.*s",
 						         e->name, megaco_encoding_name(enc), err.message,
 						         err.line, err.column, (int)(out_len > 400 ? 400 : out_len),
 						         (char *)out);
+					/* ... and means the same: writing it again gives the same text. */
+					void *twice = NULL;
+					size_t twice_len = 0;
+					rc = megaco_encode_alloc(again, enc, NULL, &twice, &twice_len, &err);
+					if (rc != MEGACO_OK || twice_len != out_len || memcmp(twice, out, out_len))
+						fail_msg("%s mutated: our %s reads back as another message:\n%.*s\n---\n%.*s",
+						         e->name, megaco_encoding_name(enc), (int)out_len, (char *)out,
+						         (int)twice_len, twice ? (char *)twice : "");
+					megaco_buffer_free(twice, NULL);
 					megaco_message_free(again);
 					megaco_buffer_free(out, NULL);
 				}
@@ -1369,9 +1369,8 @@ static void test_mutations(void **state)
 			free(orig);
 		}
 	}
-	printf("text encode mutations: %zu damaged inputs decoded, %zu encodings decoded again, "
-	       "%zu refused by the decoder for an 8-bit byte in a v1 value\n",
-	       decoded, encoded, char_refused);
+	printf("text encode mutations: %zu damaged inputs decoded, %zu encodings decoded again\n",
+	       decoded, encoded);
 	assert_true(encoded > 1000);
 }
 
@@ -1473,7 +1472,13 @@ static void test_octets_every_length(void **state)
 			AmmRequest_t *r = amm(request(m, 1, 1), Command_PR_addReq, "t");
 			osn(&r->terminationID.list.array[0]->id, w, n);
 			int rc = encode_both(out);
-			assert_int_equal(rc, ref_name_octet(c) ? MEGACO_OK : MEGACO_ERR_UNKNOWN_NAME);
+			/* A control octet: a name still in binary form; an 8-bit one: no text form. */
+			int high = 0;
+			for (size_t i = 0; i < n; i++)
+				high |= w[i] >= 0x80;
+			assert_int_equal(rc, !ref_name_octet(c) ? MEGACO_ERR_UNKNOWN_NAME
+			                     : high          ? MEGACO_ERR_CONSTRAINT
+			                                     : MEGACO_OK);
 			if (rc == MEGACO_OK)
 				assert_holds_wrapped(out[0], "Add = ", w, n, '\n');
 			megaco_message_free(M);
@@ -1486,7 +1491,10 @@ static void test_octets_every_length(void **state)
 			dm->digitMapValue = NEW(DigitMapValue_t);
 			osn(&dm->digitMapValue->digitMapBody, w, n);
 			rc = encode_both(out);
-			assert_int_equal(rc, ref_dm_octet(c) ? MEGACO_OK : MEGACO_ERR_CONSTRAINT);
+			/* Blanks around the body are trimmed by the reader, "T:" is a timer. */
+			int trimmed = strchr(" \t\r\n", w[0]) || strchr(" \t\r\n", w[n - 1]) ||
+			              (n > 1 && w[1] == ':' && strchr("TtSsLlZz", w[0]));
+			assert_int_equal(rc, ref_dm_octet(c) && !trimmed ? MEGACO_OK : MEGACO_ERR_CONSTRAINT);
 			if (rc == MEGACO_OK)
 				assert_holds_wrapped(out[1], "DM={", w, n, '}');
 			megaco_message_free(M);
