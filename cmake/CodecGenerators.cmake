@@ -67,9 +67,6 @@ megaco_codec_generator(uper_read_gen uper_read_gen.inc src/uper_reader.c
 megaco_codec_generator(uper_write_gen uper_write_gen.inc src/uper_writer.c
   MEGACO_UPER_WRITE_GEN "Generating the specialised UPER encoders"
   tools/gen/uper_write_reader.c src/arena.c)
-# DER writers: one function per constructed type (der_writer.c).
-megaco_codec_generator(der_gen der_writer_gen.inc src/der_writer.c
-  MEGACO_DER_GEN "Generating the specialised DER writers")
 # BER readers: one function per SEQUENCE/list/CHOICE for the definite-length
 # one-octet-tag forms; the table walk takes the rest (ber_reader.c).
 megaco_codec_generator(ber_read_gen ber_read_gen.inc src/ber_reader.c

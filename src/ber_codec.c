@@ -9,6 +9,7 @@
 #include "ber_reader.h"
 #include "der_writer.h"
 #include "internal.h"
+#include "megaco_schema.h"
 
 int ber_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
                        megaco_message **out, megaco_error *err)
@@ -67,5 +68,5 @@ int ber_encode_message(const megaco_message *msg, const megaco_options *o, unsig
 	 * asn_check_constraints(), which cost ~40x as much.
 	 */
 	const megaco_allocator *al = o && o->allocator ? o->allocator : &megaco_default_allocator;
-	return der_write(&asn_DEF_MegacoMessage, msg->model, DER_WRITE_CHECK, al, buf, cap, out_len, err);
+	return der_write(SCHEMA_ROOT, msg->model, DER_WRITE_CHECK, al, buf, cap, out_len, err);
 }

@@ -15,6 +15,7 @@
 #include "MegacoMessage.h"
 #include "ber_reader.h"
 #include "der_writer.h"
+#include "megaco_schema.h"
 #include "internal.h"
 
 #define HEAP (&megaco_default_allocator) /* der_write's scratch */
@@ -45,7 +46,7 @@ static void run(read_f *f, const unsigned char *b, size_t len, unsigned max_dept
 	          &o->fail_at, &o->needs_scan);
 	if (o->rc == BER_READ_OK) {
 		o->fail_at = 0;
-		if (der_write(&asn_DEF_MegacoMessage, model, 0, HEAP, o->der, sizeof o->der, &o->der_len,
+		if (der_write(SCHEMA_ROOT, model, 0, HEAP, o->der, sizeof o->der, &o->der_len,
 		              NULL) != MEGACO_OK)
 			o->der_len = (size_t)-1; /* compared as such */
 	} else {

@@ -6,6 +6,9 @@
 
 #include "schema_model.h"
 
+/* The #includes that declare every struct of the schema. */
+void emit_includes(const gen_schema *s, FILE *f);
+
 /* Each returns 0, or -1 when writing failed. */
 int emit_schema_h(const gen_schema *s, FILE *f);
 int emit_schema_c(const gen_schema *s, FILE *f);

@@ -123,10 +123,21 @@ static const size_t primitive_size[] = {
 	[SK_OID] = sizeof(OBJECT_IDENTIFIER_t),
 };
 
+static int same_range(const schema_range *a, const schema_range *b)
+{
+	return a->flags == b->flags && a->range_bits == b->range_bits &&
+	       a->effective_bits == b->effective_bits && a->lower == b->lower && a->upper == b->upper;
+}
+
 static schema_range range_of(const asn_per_constraint_t *c)
 {
-	return (schema_range){ (unsigned char)c->flags, (signed char)c->range_bits,
-		                   (signed char)c->effective_bits, c->lower_bound, c->upper_bound };
+	schema_range r;
+	r.flags = (unsigned char)c->flags;
+	r.range_bits = (signed char)c->range_bits;
+	r.effective_bits = (signed char)c->effective_bits;
+	r.lower = c->lower_bound;
+	r.upper = c->upper_bound;
+	return r;
 }
 
 /* The index of pc in the constraint table (0: none), adding it if new. */
@@ -136,9 +147,11 @@ static int per_index(gen_schema *s, const asn_per_constraints_t *pc)
 		return 0;
 	if (pc->value2code || pc->code2value)
 		return complain("PER constraint with a character map", "?");
-	schema_per p = { range_of(&pc->value), range_of(&pc->size) };
+	schema_per p;
+	p.value = range_of(&pc->value);
+	p.size = range_of(&pc->size);
 	for (int i = 0; i < s->npers; i++)
-		if (!memcmp(&s->pers[i], &p, sizeof p))
+		if (same_range(&s->pers[i].value, &p.value) && same_range(&s->pers[i].size, &p.size))
 			return i;
 	if (s->npers == GEN_MAX_PERS)
 		return complain("too many PER constraints", "?");
