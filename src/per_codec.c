@@ -1,6 +1,8 @@
 /*
  * PER codec: X.691 UNALIGNED, the only variant asn1c 0.9.28 generates.
  * Erlang megaco's "per" is ALIGNED, so sizes and bytes differ from it.
+ * The options pick the engine: ours (uper_reader.c, uper_writer.c) or
+ * asn1c's own (uper_decode_complete(), uper_encode()).
  */
 #include <string.h>
 
@@ -19,7 +21,11 @@ int per_decode_message(const unsigned char *buf, size_t len, const megaco_option
 	if (!msg)
 		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
 	int rc;
-	const uper_node *root = uper_root();
+	const uper_node *root = o->engine == MEGACO_ENGINE_ASN1C ? NULL : uper_root();
+	if (o->engine != MEGACO_ENGINE_ASN1C && !root) {
+		rc = set_error(err, MEGACO_ERR_INTERNAL, 0, "the PER reader does not hold the module");
+		goto fail;
+	}
 	if (root) {
 		/* Our reader: asn1c's results, bounded by max_depth instead of stack use. */
 		unsigned depth = o->max_depth < MEGACO_DEPTH_CEILING ? o->max_depth : MEGACO_DEPTH_CEILING;
@@ -100,16 +106,29 @@ int per_encode_message(const megaco_message *msg, const megaco_options *o, unsig
                        size_t cap, size_t *out_len, megaco_error *err)
 {
 	size_t len = 0;
-	const uper_node *root = uper_root();
-	/* Our writer makes asn_check_constraints()'s checks as it goes; only a
-	 * failure takes asn1c's path, for its wording. */
-	int wrc = root ? uper_write(root, msg->model, o ? o->allocator : NULL, buf, cap, &len) : -1;
-	if (wrc == UPER_WRITE_NOMEM)
-		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	if (wrc != 0) {
+	if (o->engine == MEGACO_ENGINE_ASN1C) {
 		int rc = asn1c_encode_message(msg, buf, cap, &len, err);
 		if (rc != MEGACO_OK)
 			return rc;
+	} else {
+		const uper_node *root = uper_root();
+		if (!root)
+			return set_error(err, MEGACO_ERR_INTERNAL, 0, "the PER writer does not hold the module");
+		/*
+		 * Our writer makes asn_check_constraints()'s checks as it goes but does
+		 * not say which failed: asn1c's check is asked only for that wording.
+		 * Its encoder never writes our output.
+		 */
+		int wrc = uper_write(root, msg->model, o->allocator, buf, cap, &len);
+		if (wrc == UPER_WRITE_NOMEM)
+			return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+		if (wrc != 0) {
+			char why[128];
+			size_t whylen = sizeof why;
+			if (asn_check_constraints(&asn_DEF_MegacoMessage, msg->model, why, &whylen) != 0)
+				return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s", why);
+			return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode message as PER");
+		}
 	}
 	*out_len = len;
 	if (len > cap)

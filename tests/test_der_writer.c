@@ -485,6 +485,8 @@ static void no_choice(void *p) { ((MId_t *)p)->present = MId_PR_NOTHING; }
 static void test_constraints(void **state)
 {
 	(void)state;
+	megaco_options fast;
+	megaco_options_init(&fast);
 	static const struct {
 		const char *what;
 		node_pred where;
@@ -525,14 +527,14 @@ static void test_constraints(void **state)
 				unsigned char out[4096];
 				size_t got = 0;
 				megaco_error err;
-				int rc = ber_encode_message(m, out, sizeof out, &got, &err);
+				int rc = ber_encode_message(m, &fast, out, sizeof out, &got, &err);
 				if (rc != cases[c].want)
 					fail_msg("%s in %s: got %s (%s)", cases[c].what, e->name, megaco_strerror(rc),
 					         rc ? err.message : "");
 				if (rc == MEGACO_ERR_CONSTRAINT)
 					assert_int_equal(err.code, MEGACO_ERR_CONSTRAINT);
 				/* The same verdict when the buffer is too small to hold the message. */
-				rc = ber_encode_message(m, out, 3, &got, NULL);
+				rc = ber_encode_message(m, &fast, out, 3, &got, NULL);
 				assert_int_equal(rc, cases[c].want ? cases[c].want : MEGACO_ERR_BUFFER_TOO_SMALL);
 				memcpy(f.found.ptr, saved, cases[c].restore_size);
 				if (!cases[c].restore_size)

@@ -32,6 +32,24 @@ typedef enum megaco_scanner {
 	MEGACO_SCANNER_NON_REENTRANT = 1
 } megaco_scanner;
 
+/**
+ * Which implementation of the binary codecs (BER/DER and PER) a call uses.
+ * Text is libmegaco's own either way. There is no fallback between them:
+ * each engine handles every message on its own or fails it.
+ */
+typedef enum megaco_engine {
+	/** libmegaco's codecs, generated from the schema at build time (default). */
+	MEGACO_ENGINE_FAST = 0,
+	/**
+	 * asn1c's own generated codecs: ber_decode(), der_encode() after
+	 * asn_check_constraints(), uper_decode_complete(), uper_encode(). For
+	 * comparison (megaco-bench, megaco-conv --engine) and as the tests'
+	 * differential oracle. Its DER is not canonical for named-bit lists
+	 * (trailing zero bits are kept), and its errors carry less detail.
+	 */
+	MEGACO_ENGINE_ASN1C = 1
+} megaco_engine;
+
 /** Termination-ID layout for text <-> binary mapping (transcoding). */
 typedef struct megaco_tid_layout megaco_tid_layout;
 /** Package/item name registry for text <-> binary mapping (transcoding). */
@@ -48,6 +66,7 @@ typedef struct megaco_options {
 	const megaco_tid_layout *tid_layout; /**< NULL: 8/8/8 bits, as Erlang megaco */
 	const megaco_registry *registry;     /**< NULL: the RFC 3525 Annex E base packages */
 	const megaco_allocator *allocator;   /**< NULL: malloc/free */
+	megaco_engine engine;          /**< binary codecs; default MEGACO_ENGINE_FAST */
 } megaco_options;
 
 /** Fills *opts with the defaults above. */
