@@ -46,6 +46,15 @@ for from in "${encs[@]}"; do
 	done
 done
 
+# asn1c's own codecs (--engine asn1c) give the same binary bytes.
+for enc in ber per; do
+	out=$tmp/asn1c.$enc
+	mkdir "$out"
+	"$conv" --engine asn1c --from "$enc" --to "$enc" -o "$out" "${names[@]/#/$corpus/$enc/}" 2>"$tmp/err" ||
+		fail "--engine asn1c $enc->$enc: $(head -3 "$tmp/err")"
+	same_as "--engine asn1c $enc->$enc" "$out" "$corpus/$enc"
+done
+
 # expect STATUS GREP-PATTERN LABEL -- ARGS...: megaco-conv ARGS exits with
 # STATUS and its stderr matches the pattern (stdin from $tmp/stdin).
 : >"$tmp/stdin"
@@ -92,6 +101,7 @@ expect 2 "unknown option '--bogus'" "unknown option" -- --bogus
 expect 2 "needs a value" "missing value" -- --to
 expect 2 "unknown output encoding 'xml'" "bad --to" -- --to xml
 expect 2 "unknown encoding 'bert'" "bad --from" -- --from bert
+expect 2 "unknown engine" "--engine foo" -- --engine foo "$corpus/ber/msg01a"
 expect 2 "--max-size wants" "--max-size abc" -- --max-size abc "$corpus/ber/msg01a"
 expect 2 "--max-size wants" "--max-size -5" -- --max-size -5 "$corpus/ber/msg01a"
 expect 2 "bad layout" "--layout 8/8/" -- --layout 8/8/ "$corpus/pretty/msg01a"

@@ -34,6 +34,7 @@ static void usage(FILE *to)
 	        "                         XML dump of the decoded model)\n"
 	        "  -o, --output-dir DIR   convert every FILE into DIR (which must exist)\n"
 	        "  -f, --force            write BER or PER to stdout even when it is a terminal\n"
+	        "  --engine fast|asn1c    binary codecs: libmegaco's (default) or asn1c's own\n"
 	        "  --scanner reentrant|non-reentrant\n"
 	        "                         text scanner (default reentrant)\n"
 	        "  --max-size BYTES       refuse longer input (default 1048576)\n"
@@ -255,13 +256,14 @@ static int convert_into_dir(const conv *c, const char *dir, char **files, int n)
 	return status;
 }
 
-enum { OPT_FROM = 256, OPT_TO, OPT_SCANNER, OPT_MAX_SIZE, OPT_LAYOUT, OPT_PACKAGES };
+enum { OPT_FROM = 256, OPT_TO, OPT_SCANNER, OPT_MAX_SIZE, OPT_LAYOUT, OPT_PACKAGES, OPT_ENGINE };
 
 static const struct option long_options[] = {
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "output-dir", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, 'f' },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "scanner", required_argument, NULL, OPT_SCANNER },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
@@ -315,6 +317,16 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			force = 1;
+			break;
+		case OPT_ENGINE:
+			if (!strcmp(optarg, "fast"))
+				c.opts.engine = MEGACO_ENGINE_FAST;
+			else if (!strcmp(optarg, "asn1c"))
+				c.opts.engine = MEGACO_ENGINE_ASN1C;
+			else {
+				fprintf(stderr, PROG ": unknown engine '%s' (fast or asn1c)\n", optarg);
+				goto cleanup;
+			}
 			break;
 		case OPT_SCANNER:
 			if (!strcmp(optarg, "reentrant"))
