@@ -250,6 +250,12 @@ static const struct {
 	 "version 1 value", 0},
 	{"octetString", Q(1, "MF=t1{M{L{v=0\ns=caf\xc3\xa9\n}}}"), MEGACO_OK, NULL, NULL, 0},
 
+	{"COMMENT", Q(1, "MF=t1 ; caf\xc3\xa9\n{}"), MEGACO_ERR_BAD_CHARACTER, "\xc3",
+	 "a byte a comment may not hold", 0},
+	{"COMMENT", "MEGACO/3 ;\x01\n[1.2.3.4]\nT=1{C=1{" NT "}}", MEGACO_ERR_BAD_CHARACTER, "\x01",
+	 "comment", 0},
+	{"COMMENT", Q(1, "MF=t1 ; \"quoted\" {braces}, [x]; ok\t\n"), MEGACO_OK, NULL, NULL, 0},
+
 	/* ---- reserved context IDs (grammar/README.md) ---- */
 	{"ContextID", "MEGACO/1 [1.2.3.4]\nT=1{C=0{" NT "}}", MEGACO_ERR_NUMBER_RANGE, "0{",
 	 "context ID 0 is reserved: the NULL context is written '-'", 0},
