@@ -83,5 +83,5 @@ int cli_check_writable(const char *path)
 
 void cli_print_version(const char *prog)
 {
-	printf("%s (libmegaco) %s\n", prog, megaco_version());
+	printf("%s (libmegaco) %s\n", prog, MEGACO_VERSION_STRING);
 }

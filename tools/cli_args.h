@@ -31,7 +31,7 @@ int cli_parse_number(const char *s, unsigned long long min, unsigned long long m
  */
 int cli_check_writable(const char *path);
 
-/* Prints "PROG (libmegaco) VERSION" on stdout, for --version. */
+/* Prints "PROG (libmegaco) MEGACO_VERSION_STRING" on stdout, for --version. */
 void cli_print_version(const char *prog);
 
 #endif
