@@ -2,7 +2,8 @@
 # The project's test command (README, .ci/run): installs what is missing,
 # builds with warnings as errors, runs the whole ctest suite, again with a
 # profile-guided library (the benchmark's build), the text decoding tests
-# again with bison's yacc.c parse loop, then the whole suite
+# again with bison's yacc.c parse loop, the whole suite without libyaml,
+# then the whole suite
 # under AddressSanitizer + UndefinedBehaviorSanitizer (and the text tests with
 # the parser's stacks growing), and the multi-threaded tests under
 # ThreadSanitizer.
@@ -36,6 +37,19 @@ echo "== text tests with yacc.c's parse loop (MEGACO_LEAN_PARSER=OFF) =="
 cmake -S . -B build-yacc -DMEGACO_WERROR=ON -DMEGACO_LEAN_PARSER=OFF >/dev/null
 cmake --build build-yacc -j"$jobs" --target test_text_decode test_transcode test_interop
 ctest --test-dir build-yacc --output-on-failure -j"$jobs" -R '^(text_decode|transcode|interop)$'
+
+# Without libyaml (MEGACO_YAML=OFF): the built-in package registry is const
+# tables compiled in either way, so the whole suite runs, and neither library
+# file may refer to libyaml.
+echo "== tests without libyaml (MEGACO_YAML=OFF) =="
+cmake -S . -B build-noyaml -DMEGACO_WERROR=ON -DMEGACO_YAML=OFF >/dev/null
+cmake --build build-noyaml -j"$jobs"
+if readelf -d build-noyaml/libmegaco.so | grep -i 'NEEDED.*yaml' ||
+	nm -u build-noyaml/libmegaco.a | grep ' yaml_'; then
+	echo "libmegaco built with MEGACO_YAML=OFF still needs libyaml" >&2
+	exit 1
+fi
+ctest --test-dir build-noyaml --output-on-failure -j"$jobs"
 
 if [[ "${MEGACO_SKIP_ASAN:-0}" != 1 ]]; then
 	echo "== tests under ASan + UBSan =="

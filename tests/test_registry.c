@@ -2,7 +2,8 @@
  * Package registry: every entry of data/packages.yaml (read here with
  * libyaml, independently of the library's loader) maps both ways, package
  * inheritance, wildcards, the xHHHH fallback for unknown IDs, unknown
- * names, vendor packages from YAML and through the API, and loader errors.
+ * names, vendor packages from YAML and through the API (added to built-in
+ * packages too), and loader errors.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -279,6 +280,7 @@ static void test_output_buffer(void **state)
 	                 MEGACO_ERR_INVALID_ARGUMENT);
 }
 
+#if MEGACO_HAVE_YAML
 static const char vendor_yaml[] =
 	"# a vendor package\n"
 	"packages:\n"
@@ -332,6 +334,8 @@ static void test_vendor_package_from_yaml(void **state)
 	                 MEGACO_OK);
 	megaco_registry_free(reg);
 }
+
+#endif
 
 static void test_api_and_empty_registry(void **state)
 {
@@ -392,6 +396,108 @@ static void test_api_and_empty_registry(void **state)
 	assert_int_equal(megaco_registry_new(8, NULL, &reg), MEGACO_ERR_INVALID_ARGUMENT);
 }
 
+/* Counts the registry's allocations; every one must be given back. */
+static long live_blocks;
+static long allocs_left = -1; /* >= 0: that many succeed, then each fails */
+static void *count_alloc(void *ud, size_t n)
+{
+	(void)ud;
+	if (allocs_left == 0)
+		return NULL;
+	if (allocs_left > 0)
+		allocs_left--;
+	void *p = malloc(n);
+	live_blocks += p != NULL;
+	return p;
+}
+static void count_free(void *ud, void *p)
+{
+	(void)ud;
+	live_blocks -= p != NULL;
+	free(p);
+}
+
+/*
+ * A registry starts on the built-in const tables: creating it takes one
+ * block, adding to a built-in package or item copies that one, extending a
+ * built-in package sees items added to it later, the built-in registry
+ * itself never changes, and freeing gives every block back.
+ */
+static void test_add_to_builtin_packages(void **state)
+{
+	(void)state;
+	const megaco_allocator al = { count_alloc, count_free, NULL };
+	megaco_registry *reg = NULL;
+	live_blocks = 0;
+	assert_int_equal(megaco_registry_new(0, &al, &reg), MEGACO_OK);
+	assert_int_equal(live_blocks, 1);
+	size_t n = 0;
+	check_item(reg, MEGACO_ITEM_PROPERTY, "tdmc/gain", (const uint8_t[]){ 0, 0x0D, 0, 0x0A }, &n);
+	assert_int_equal(live_blocks, 1); /* lookups never allocate */
+	/* rtp and tdmc extend nt: an item added to nt later shows through both. */
+	assert_int_equal(megaco_registry_add_item(reg, "nt", MEGACO_ITEM_EVENT, "vendev", 0x0F01),
+	                 MEGACO_OK);
+	check_item(reg, MEGACO_ITEM_EVENT, "rtp/vendev", (const uint8_t[]){ 0, 0x0C, 0x0F, 0x01 }, &n);
+	check_item(reg, MEGACO_ITEM_EVENT, "tdmc/vendev", (const uint8_t[]){ 0, 0x0D, 0x0F, 0x01 }, &n);
+	check_item(reg, MEGACO_ITEM_EVENT, "rtp/pltrans", (const uint8_t[]){ 0, 0x0C, 0, 1 }, &n);
+	/* A parameter on a built-in event copies the event, not its siblings' data. */
+	assert_int_equal(megaco_registry_add_parameter(reg, "g", MEGACO_ITEM_EVENT, "cause", "vp",
+	                                               0x0F02), MEGACO_OK);
+	const reg_item *it;
+	uint8_t id[4], pb[2];
+	assert_int_equal(reg_name_to_id(reg, MEGACO_ITEM_EVENT, "g/cause", 7, id, &it), MEGACO_OK);
+	assert_int_equal(reg_param_to_id(it, "vp", 2, pb), MEGACO_OK);
+	assert_int_equal(pb[0] << 8 | pb[1], 0x0F02);
+	assert_int_equal(reg_param_to_id(it, "Generalcause", 12, pb), MEGACO_OK);
+	assert_int_equal(pb[1], 1);
+	/* Clashes with built-in entries are refused, re-adding one is a no-op. */
+	assert_int_equal(megaco_registry_add_item(reg, "tdmc", MEGACO_ITEM_PROPERTY, "gain", 0x000A),
+	                 MEGACO_OK);
+	assert_int_equal(megaco_registry_add_item(reg, "tdmc", MEGACO_ITEM_PROPERTY, "gain", 0x0F0A),
+	                 MEGACO_ERR_INVALID_ARGUMENT);
+	assert_int_equal(megaco_registry_add_package(reg, "acme", 0x0001, 1, NULL),
+	                 MEGACO_ERR_INVALID_ARGUMENT);
+	assert_int_equal(megaco_registry_add_package(reg, "acme", 0x8001, 1, "tonegen"), MEGACO_OK);
+	check_item(reg, MEGACO_ITEM_SIGNAL, "acme/pt", (const uint8_t[]){ 0x80, 0x01, 0, 1 }, &n);
+	/* The built-in registry is untouched and cannot be changed. */
+	assert_int_equal(megaco_registry_name_to_id(NULL, MEGACO_ITEM_EVENT, "nt/vendev", 9, id),
+	                 MEGACO_ERR_UNKNOWN_NAME);
+	assert_int_equal(megaco_registry_add_item((megaco_registry *)(uintptr_t)megaco_registry_default(),
+	                                          "nt", MEGACO_ITEM_EVENT, "x", 1),
+	                 MEGACO_ERR_INVALID_ARGUMENT);
+	megaco_registry_free(reg);
+	assert_int_equal(live_blocks, 0);
+	/* Each allocation failing in turn: NOMEM, the built-ins still found, no leak. */
+	for (long k = 0;; k++) {
+		live_blocks = 0;
+		allocs_left = k;
+		reg = NULL;
+		int rc = megaco_registry_new(0, &al, &reg), nomem = rc == MEGACO_ERR_NOMEM;
+		if (rc == MEGACO_OK) {
+			int rcs[3] = {
+				megaco_registry_add_item(reg, "nt", MEGACO_ITEM_EVENT, "vendev", 0x0F01),
+				megaco_registry_add_parameter(reg, "g", MEGACO_ITEM_EVENT, "cause", "vp", 0x0F02),
+				megaco_registry_add_package(reg, "acme", 0x8001, 1, "tonegen"),
+			};
+			for (int i = 0; i < 3; i++) {
+				assert_true(rcs[i] == MEGACO_OK || rcs[i] == MEGACO_ERR_NOMEM);
+				nomem |= rcs[i] == MEGACO_ERR_NOMEM;
+			}
+			check_item(reg, MEGACO_ITEM_PROPERTY, "tdmc/gain",
+			           (const uint8_t[]){ 0, 0x0D, 0, 0x0A }, &n);
+			check_item(reg, MEGACO_ITEM_EVENT, "rtp/pltrans", (const uint8_t[]){ 0, 0x0C, 0, 1 },
+			           &n);
+			megaco_registry_free(reg);
+		}
+		assert_int_equal(live_blocks, 0);
+		if (!nomem)
+			break;
+		assert_true(k < 100);
+	}
+	allocs_left = -1;
+}
+
+#if MEGACO_HAVE_YAML
 static void test_yaml_errors(void **state)
 {
 	(void)state;
@@ -431,6 +537,7 @@ static void test_yaml_errors(void **state)
 	assert_int_equal(megaco_registry_load_yaml_buffer(reg, "", 0, &err), MEGACO_OK);
 	megaco_registry_free(reg);
 }
+#endif
 
 /* Erlang megaco's v3 binary name resolver, the origin of the corpus BER. */
 static const char peer_script[] =
@@ -488,9 +595,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_against_erlang),
 		cmocka_unit_test(test_special_and_unknown_names),
 		cmocka_unit_test(test_output_buffer),
+#if MEGACO_HAVE_YAML
 		cmocka_unit_test(test_vendor_package_from_yaml),
-		cmocka_unit_test(test_api_and_empty_registry),
 		cmocka_unit_test(test_yaml_errors),
+#endif
+		cmocka_unit_test(test_api_and_empty_registry),
+		cmocka_unit_test(test_add_to_builtin_packages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

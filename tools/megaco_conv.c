@@ -357,6 +357,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, PROG ": out of memory\n");
 				goto cleanup;
 			}
+#if MEGACO_HAVE_YAML
 			if (megaco_registry_load_yaml(registry, optarg, &yerr) != MEGACO_OK) {
 				if (yerr.line)
 					fprintf(stderr, PROG ": %s:%u:%u: %s\n", optarg, yerr.line, yerr.column, yerr.message);
@@ -364,6 +365,11 @@ int main(int argc, char **argv)
 					fprintf(stderr, PROG ": %s: %s\n", optarg, yerr.message);
 				goto cleanup;
 			}
+#else
+			(void)yerr;
+			fprintf(stderr, PROG ": --packages: libmegaco was built without libyaml (MEGACO_YAML=OFF)\n");
+			goto cleanup;
+#endif
 			c.opts.registry = registry;
 			break;
 		}

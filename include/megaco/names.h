@@ -19,6 +19,7 @@
 #include "megaco/export.h"
 #include "megaco/message.h"
 #include "megaco/options.h"
+#include "megaco/version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,10 +94,13 @@ typedef enum megaco_item_kind {
 /**
  * Creates a registry. Without MEGACO_REGISTRY_EMPTY it starts with the
  * built-in packages of data/packages.yaml (RFC 3525 Annex E base packages,
- * the Annex C IP and SDP tags of the native pseudo-package 0x0000); add
- * vendor packages with megaco_registry_load_yaml*() or
- * megaco_registry_add_*(). al NULL means malloc/free; otherwise *al must
- * outlive the registry. Lookups never allocate.
+ * the Annex C IP and SDP tags of the native pseudo-package 0x0000), which
+ * are const tables compiled into the library: creating a registry allocates
+ * only its handle, and a built-in package is copied only when something is
+ * added to it. Add vendor packages with megaco_registry_add_*() or, when
+ * MEGACO_HAVE_YAML, megaco_registry_load_yaml*(). al NULL means
+ * malloc/free; otherwise every byte the registry holds comes from *al,
+ * which must outlive the registry. Lookups never allocate.
  * A registry must not be changed while messages are converted with it.
  * Returns MEGACO_OK, MEGACO_ERR_INVALID_ARGUMENT or MEGACO_ERR_NOMEM.
  */
@@ -107,17 +111,21 @@ MEGACO_API int megaco_registry_new(unsigned flags, const megaco_allocator *al,
 MEGACO_API void megaco_registry_free(megaco_registry *reg);
 
 /**
- * The built-in registry used when options.registry is NULL (shared,
- * read-only, built on first use). Returns NULL only when out of memory.
+ * The built-in registry used when options.registry is NULL: the const
+ * tables themselves (shared, read-only, never allocated; nothing can be
+ * added to it). Returns it; never NULL.
  */
 MEGACO_API const megaco_registry *megaco_registry_default(void);
 
+#if MEGACO_HAVE_YAML /* built with libyaml (CMake option MEGACO_YAML) */
 /**
  * Adds the packages of a YAML document in the format of data/packages.yaml
  * (see docs/transcoding.md). A package already present with the same name
  * and ID is extended; clashing names or IDs are errors. On error the
  * packages added before the failing entry stay. err (may be NULL) gets the
- * line and column.
+ * line and column. The registry's allocator holds what is added; libyaml's
+ * parser, which has no allocator hook, uses malloc while it reads and frees
+ * all of it before this returns.
  * Returns MEGACO_OK, MEGACO_ERR_INVALID_ARGUMENT, MEGACO_ERR_NOMEM or
  * MEGACO_ERR_SYNTAX (not YAML, or not the expected structure).
  */
@@ -127,6 +135,7 @@ MEGACO_API int megaco_registry_load_yaml_buffer(megaco_registry *reg, const void
 /** As megaco_registry_load_yaml_buffer() for a file; also INVALID_ARGUMENT when unreadable. */
 MEGACO_API int megaco_registry_load_yaml(megaco_registry *reg, const char *path,
                                          megaco_error *err);
+#endif
 
 /**
  * Adds a package (or finds it when name and ID match an existing one).
