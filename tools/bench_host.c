@@ -99,6 +99,6 @@ void bench_host_fill(bench_host *h)
 	bench_host_add(h, "bison", MEGACO_BENCH_BISON_VERSION);
 	/* yacc.c's or grammar/lean-lalr.m4's: the text decode rows depend on it. */
 	bench_host_add(h, "parse_loop", MEGACO_BENCH_PARSE_LOOP);
-	/* A profile-guided library (cmake/Pgo.cmake) is 5-18 % faster (README). */
+	/* A profile-guided library (cmake/Pgo.cmake) is 5-18 % faster (docs/benchmarks.md). */
 	bench_host_add(h, "pgo", MEGACO_BENCH_PGO);
 }
