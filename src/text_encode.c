@@ -16,8 +16,9 @@
  *
  * Every element newer than the message's version is refused with
  * MEGACO_ERR_VERSION_MISMATCH rather than emitted; the v1/v2/v3 boundaries are
- * the differences between the three ASN.1 modules, plus what v1/v2 text lacks
- * (EmergencyOff in v1, termination ID lists before v3). Model content the text
+ * the one version table generated from the three ASN.1 modules
+ * (version_table.h, MEGACO_SINCE_*), plus what v1/v2 text lacks (TEXT_SINCE_*
+ * below). Model content the text
  * encoding cannot carry (nonStandardData, an audited event's stream) is
  * MEGACO_ERR_UNSUPPORTED, a value no quoting can hold MEGACO_ERR_CONSTRAINT,
  * a name not in text form MEGACO_ERR_UNKNOWN_NAME. Dropped quietly are only
@@ -31,6 +32,7 @@
 #include "internal.h"
 #include "text_enc_writer.h"
 #include "validate.h"
+#include "version_table.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -175,6 +177,10 @@ static void fail_at(enc *e, const asn_TYPE_descriptor_t *td, const void *node, i
 	e->at = node;
 	e->rc = set_error(e->err, code, tw_len(&e->w), "%s", msg);
 }
+
+/* Text-only version rules, which no ASN.1 module shows. */
+#define TEXT_SINCE_TID_LIST 3      /* termIDList in brackets: v3's ABNF */
+#define TEXT_SINCE_EMERGENCY_OFF 2 /* EmergencyOffToken: v2's ABNF */
 
 /* Returns 1 when the message's version has `what`, else records the mismatch. */
 static int need(enc *e, long v, const char *what)
@@ -792,7 +798,7 @@ static void tid_list(enc *e, TerminationID_t *const *ids, int count, unsigned l)
 		return;
 	}
 	/* v1 and v2 text have room for one ID per command (RFC 3525, NOTE 2 of A.2). */
-	if (!need(e, 3, "termination ID list"))
+	if (!need(e, TEXT_SINCE_TID_LIST, "termination ID list"))
 		return;
 	lsb(e, l);
 	for (int i = 0, n = 0; i < count; i++) {
@@ -1089,7 +1095,7 @@ static void stream_parms(enc *e, const StreamParms_t *p, int *n, unsigned l)
 		SEP(e, *n, l);
 		sdp(e, KW_REMOTE, p->remoteDescriptor, l);
 	}
-	if (p->statisticsDescriptor && need(e, 3, "Statistics in a stream")) {
+	if (p->statisticsDescriptor && need(e, MEGACO_SINCE_StreamParms_statisticsDescriptor, "Statistics in a stream")) {
 		SEP(e, *n, l);
 		statistics(e, p->statisticsDescriptor, l);
 	}
@@ -1210,7 +1216,7 @@ static void mux(enc *e, const MuxDescriptor_t *d, unsigned l)
 		return;
 	}
 	if (d->muxType == MuxType_nx64k)
-		need(e, 2, "Nx64Kservice");
+		need(e, MEGACO_SINCE_MuxType_nx64k, "Nx64Kservice");
 	kw(e, types[d->muxType]);
 	tid_braces(e, d->termList.list.array, d->termList.list.count, l);
 }
@@ -1232,7 +1238,7 @@ static void digit_map_value(enc *e, const DigitMapValue_t *v, unsigned l)
 	for (int i = 0; i < 4; i++) {
 		if (!timers[i])
 			continue;
-		if (i == 3 && !need(e, 2, "digit map Z timer"))
+		if (i == 3 && !need(e, MEGACO_SINCE_DigitMapValue_durationTimer, "digit map Z timer"))
 			return;
 		ch(e, letter[i]);
 		ch(e, ':');
@@ -1308,11 +1314,11 @@ static void event_actions(enc *e, const BOOLEAN_t *ka, const EventDM_t *dm,
 		SEP(e, *n, l);
 		embed(e, se, sd, l);
 	}
-	if (nb && need(e, 3, "notification behaviour")) {
+	if (nb && need(e, MEGACO_SINCE_RequestedActions_notifyBehaviour, "notification behaviour")) {
 		SEP(e, *n, l);
 		notify_behaviour(e, nb, l);
 	}
-	if (rse && need(e, 3, "ResetEventsDescriptor"))
+	if (rse && need(e, MEGACO_SINCE_RequestedActions_resetEventsDescriptor, "ResetEventsDescriptor"))
 		list_kw(e, n, l, KW_RESET_EVENTS_DESCRIPTOR);
 }
 
@@ -1501,7 +1507,7 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 		for (int i = 0, m = 0; i < 5; i++) {
 			if (!bit(s->notifyCompletion, i))
 				continue;
-			if (i == 4 && !need(e, 3, "NotifyCompletion Iteration"))
+			if (i == 4 && !need(e, MEGACO_SINCE_NotifyCompletion_onIteration, "NotifyCompletion Iteration"))
 				break;
 			SEP(e, m, l + 2);
 			kw(e, reasons[i]);
@@ -1515,7 +1521,7 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 		SEP(e, n, l + 1);
 		sig_parameter(e, s->sigParList.list.array[i], l + 1);
 	}
-	if (s->direction && need(e, 3, "signal direction")) {
+	if (s->direction && need(e, MEGACO_SINCE_Signal_direction, "signal direction")) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_DIRECTION);
 		long d = *s->direction;
@@ -1528,12 +1534,12 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 		else
 			fail(e, MEGACO_ERR_CONSTRAINT, "signal direction %ld", d);
 	}
-	if (s->requestID && need(e, 3, "signal request ID")) {
+	if (s->requestID && need(e, MEGACO_SINCE_Signal_requestID, "signal request ID")) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_REQUEST_ID);
 		request_id(e, *s->requestID);
 	}
-	if (s->intersigDelay && need(e, 3, "Intersignal delay")) {
+	if (s->intersigDelay && need(e, MEGACO_SINCE_Signal_intersigDelay, "Intersignal delay")) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_INTSIG_DELAY);
 		num_max(e, *s->intersigDelay, U16, "intersignal delay");
@@ -1688,7 +1694,7 @@ static void ind_aud_property(enc *e, const IndAudPropertyParm_t *p, int *n, unsi
 	}
 	SEP(e, *n, l);
 	name(e, &p->name, "property name");
-	if (p->propertyParms && need(e, 3, "audit selection by property value")) {
+	if (p->propertyParms && need(e, MEGACO_SINCE_IndAudPropertyParm_propertyParms, "audit selection by property value")) {
 		SEP(e, *n, l);
 		property(e, p->propertyParms, l);
 	}
@@ -1750,7 +1756,7 @@ static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l
 		if (c->propertyParms)
 			for (int i = 0; i < c->propertyParms->list.count; i++)
 				ind_aud_property(e, c->propertyParms->list.array[i], &m, l + 1);
-		if (c->streamModeSel && need(e, 3, "audit selection by stream mode")) {
+		if (c->streamModeSel && need(e, MEGACO_SINCE_IndAudLocalControlDescriptor_streamModeSel, "audit selection by stream mode")) {
 			SEP(e, m, l + 1);
 			stream_mode(e, *c->streamModeSel);
 		}
@@ -1765,7 +1771,7 @@ static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l
 		SEP(e, n, l);
 		ind_aud_sdp(e, KW_REMOTE, p->remoteDescriptor, l);
 	}
-	if (p->statisticsDescriptor && need(e, 3, "Statistics audit in a stream")) {
+	if (p->statisticsDescriptor && need(e, MEGACO_SINCE_IndAudStreamParms_statisticsDescriptor, "Statistics audit in a stream")) {
 		SEP(e, n, l);
 		ind_aud_statistics(e, p->statisticsDescriptor, l);
 	}
@@ -1785,7 +1791,7 @@ static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescri
 		list_kw(e, &n, l + 1, KW_BUFFER);
 	if (d->serviceState)
 		list_kw(e, &n, l + 1, KW_SERVICE_STATES);
-	if (d->serviceStateSel && need(e, 3, "audit selection by service state")) {
+	if (d->serviceStateSel && need(e, MEGACO_SINCE_IndAudTerminationStateDescriptor_serviceStateSel, "audit selection by service state")) {
 		long s = *d->serviceStateSel;
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_SERVICE_STATES);
@@ -1809,7 +1815,7 @@ static void ind_aud_signal(enc *e, const IndAudSignal_t *s, unsigned l)
 		SEP(e, n, l + 1);
 		stream_eq(e, *s->streamID);
 	}
-	if (s->signalRequestID && need(e, 3, "signal request ID")) {
+	if (s->signalRequestID && need(e, MEGACO_SINCE_IndAudSignal_signalRequestID, "signal request ID")) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_REQUEST_ID);
 		request_id(e, *s->signalRequestID);
@@ -1981,7 +1987,7 @@ static void audit_descriptor(enc *e, const AuditDescriptor_t *d, unsigned l)
 	lb(e, l);
 	int n = 0;
 	audit_tokens(e, d->auditToken, &n, l + 1);
-	if (props && need(e, 2, "individual audit descriptors")) {
+	if (props && need(e, MEGACO_SINCE_AuditDescriptor_auditPropertyToken, "individual audit descriptors")) {
 		for (int i = 0; i < d->auditPropertyToken->list.count; i++) {
 			if (n++)
 				cm(e, i ? l + 1 : l); /* Erlang's break before the first one is at l */
@@ -2084,7 +2090,7 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 		SEP(e, n, l + 1);
 		time_stamp(e, p->timeStamp);
 	}
-	if (p->serviceChangeInfo && need(e, 2, "ServiceChange audit items")) {
+	if (p->serviceChangeInfo && need(e, MEGACO_SINCE_ServiceChangeParm_serviceChangeInfo, "ServiceChange audit items")) {
 		/* serviceChangeParm carries auditItems inline, not an Audit descriptor. */
 		const AuditDescriptor_t *a = p->serviceChangeInfo;
 		audit_tokens(e, a->auditToken, &n, l + 1);
@@ -2094,7 +2100,7 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 				ind_audit_parameter(e, a->auditPropertyToken->list.array[i], l + 1);
 			}
 	}
-	if (p->serviceChangeIncompleteFlag && need(e, 3, "ServiceChangeInc"))
+	if (p->serviceChangeIncompleteFlag && need(e, MEGACO_SINCE_ServiceChangeParm_serviceChangeIncompleteFlag, "ServiceChangeInc"))
 		list_kw(e, &n, l + 1, KW_SERVICE_CHANGE_INCOMPLETE);
 	rb(e, l);
 }
@@ -2162,7 +2168,7 @@ static void amm_descriptor(enc *e, const AmmDescriptor_t *d, unsigned l)
 	case AmmDescriptor_PR_digitMapDescriptor: digit_map(e, &d->choice.digitMapDescriptor, l); break;
 	case AmmDescriptor_PR_auditDescriptor: audit_descriptor(e, &d->choice.auditDescriptor, l); break;
 	case AmmDescriptor_PR_statisticsDescriptor:
-		if (need(e, 3, "Statistics in Add/Move/Modify"))
+		if (need(e, MEGACO_SINCE_AmmDescriptor_statisticsDescriptor, "Statistics in Add/Move/Modify"))
 			statistics(e, &d->choice.statisticsDescriptor, l);
 		break;
 	default: fail(e, MEGACO_ERR_CONSTRAINT, "descriptor has no alternative"); break;
@@ -2271,7 +2277,7 @@ static void command(enc *e, const Command_t *c, unsigned l)
 		                                  ? &c->choice.auditCapRequest
 		                                  : &c->choice.auditValueRequest;
 		kw_eq(e, c->present == Command_PR_auditCapRequest ? KW_AUDIT_CAP : KW_AUDIT_VALUE);
-		if (r->terminationIDList && need(e, 3, "audit of a termination ID list")) {
+		if (r->terminationIDList && need(e, MEGACO_SINCE_AuditRequest_terminationIDList, "audit of a termination ID list")) {
 			tid_list(e, r->terminationIDList->list.array, r->terminationIDList->list.count, l);
 		} else {
 			TerminationID_t *one = (TerminationID_t *)&r->terminationID;
@@ -2330,7 +2336,7 @@ static void audit_reply(enc *e, int kwid, const AuditReply_t *r, unsigned l)
 		break;
 	}
 	case AuditReply_PR_auditResultTermList:
-		if (!need(e, 3, "audit reply for a termination ID list"))
+		if (!need(e, MEGACO_SINCE_AuditReply_auditResultTermList, "audit reply for a termination ID list"))
 			break;
 		tid_list(e, r->choice.auditResultTermList.terminationIDList.list.array,
 		         r->choice.auditResultTermList.terminationIDList.list.count, l);
@@ -2405,11 +2411,11 @@ static void topology(enc *e, const struct ContextRequest__topologyReq *t, unsign
 			return;
 		}
 		kw(e, dir[r->topologyDirection]);
-		if (r->streamID && need(e, 2, "stream in a topology triple")) {
+		if (r->streamID && need(e, MEGACO_SINCE_TopologyRequest_streamID, "stream in a topology triple")) {
 			cm(e, l + 1);
 			stream_eq(e, *r->streamID);
 		}
-		if (r->topologyDirectionExtension && need(e, 3, "OnewayExternal/OnewayBoth")) {
+		if (r->topologyDirectionExtension && need(e, MEGACO_SINCE_TopologyRequest_topologyDirectionExtension, "OnewayExternal/OnewayBoth")) {
 			long x = *r->topologyDirectionExtension;
 			cm(e, l + 1);
 			if (x < 0 || x > 1)
@@ -2433,7 +2439,7 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 		if (*c->emergency) {
 			SEP(e, *n, l);
 			kw(e, KW_EMERGENCY);
-		} else if (need(e, 2, "EmergencyOff")) {
+		} else if (need(e, TEXT_SINCE_EMERGENCY_OFF, "EmergencyOff")) {
 			SEP(e, *n, l);
 			/*
 			 * H.248.1 v2's Annex B spells the long form "EmergencyOffToken";
@@ -2450,11 +2456,11 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 		SEP(e, *n, l);
 		topology(e, c->topologyReq, l);
 	}
-	if (c->iepscallind && need(e, 3, "IEPSCall")) {
+	if (c->iepscallind && need(e, MEGACO_SINCE_ContextRequest_iepscallind, "IEPSCall")) {
 		SEP(e, *n, l);
 		on_off(e, KW_IEPS, *c->iepscallind);
 	}
-	if (c->contextProp && c->contextProp->list.count && need(e, 3, "ContextAttr")) {
+	if (c->contextProp && c->contextProp->list.count && need(e, MEGACO_SINCE_ContextRequest_contextProp, "ContextAttr")) {
 		SEP(e, *n, l);
 		kw(e, KW_CONTEXT_ATTR);
 		lb(e, l);
@@ -2464,7 +2470,7 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 		}
 		rb(e, l);
 	}
-	if (c->contextList && c->contextList->list.count && need(e, 3, "ContextList")) {
+	if (c->contextList && c->contextList->list.count && need(e, MEGACO_SINCE_ContextRequest_contextList, "ContextList")) {
 		SEP(e, *n, l);
 		kw(e, KW_CONTEXT_ATTR);
 		lb(e, l);
@@ -2483,7 +2489,7 @@ static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, un
 {
 	int v3 = a->iepscallind || (a->contextPropAud && a->contextPropAud->list.count) ||
 	         a->selectpriority || a->selectemergency || a->selectiepscallind || a->selectLogic;
-	if (v3 && !need(e, 3, "ContextAudit selection, IEPS or properties"))
+	if (v3 && !need(e, MEGACO_SINCE_ContextAttrAuditRequest_selectLogic, "ContextAudit selection, IEPS or properties"))
 		return;
 	SEP(e, *n, l);
 	kw(e, KW_CONTEXT_AUDIT);
@@ -2600,7 +2606,7 @@ static void segment_suffix(enc *e, const SegmentNumber_t *num_, const NULL_t *co
 			fail(e, MEGACO_ERR_CONSTRAINT, "segmentation complete without a segment number");
 		return;
 	}
-	if (!need(e, 3, "segment number"))
+	if (!need(e, MEGACO_SINCE_TransactionReply_segmentNumber, "segment number"))
 		return;
 	ch(e, '/');
 	num_max(e, *num_, U16, "segment number");
@@ -2678,7 +2684,7 @@ static void transaction(enc *e, const Transaction_t *t)
 	}
 	case Transaction_PR_segmentReply: {
 		const SegmentReply_t *r = &t->choice.segmentReply;
-		if (!need(e, 3, "Segment reply"))
+		if (!need(e, MEGACO_SINCE_Transaction_segmentReply, "Segment reply"))
 			return;
 		kw_eq(e, KW_MESSAGE_SEGMENT);
 		num_max(e, (long long)r->transactionId, U32, "transaction ID");
