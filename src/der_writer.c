@@ -240,10 +240,14 @@ static inline int present(const char *at, size_t size)
 
 /* ---- leaves ------------------------------------------------------------------------------ */
 
-/* INTEGER/ENUMERATED in a long: minimal two's complement (X.690 8.3). */
+/*
+ * INTEGER/ENUMERATED in a long: minimal two's complement (X.690 8.3). An
+ * unsigned type (uns) holds its value as an unsigned long: with the top bit
+ * set (0..4294967295 in a 32-bit long) it takes a leading 00 octet.
+ */
 static inline __attribute__((always_inline)) unsigned char *
 w_int(writer *w, unsigned char *p, const char *at, const schema_member *m, unsigned char id,
-      unsigned ck, long long lo, long long hi)
+      unsigned ck, int uns, long long lo, long long hi)
 {
 	long v = *(const long *)(const void *)at;
 	if (w->check && ck != CK_NONE &&
@@ -252,7 +256,7 @@ w_int(writer *w, unsigned char *p, const char *at, const schema_member *m, unsig
 	                           (unsigned long long)(unsigned long)v <= (unsigned long long)hi))
 		return stop(w, W_CONSTRAINT, m, "value out of range");
 	unsigned char *end = p;
-	if (LIKELY(v >= -128 && v <= 127 && room(w, p, 3))) { /* versions, IDs, small counts */
+	if (LIKELY(v >= (uns ? 0 : -128) && v <= 127 && room(w, p, 3))) { /* versions, IDs, small counts */
 		p -= 3;
 		p[0] = id;
 		p[1] = 1;
@@ -267,10 +271,15 @@ w_int(writer *w, unsigned char *p, const char *at, const schema_member *m, unsig
 	unsigned n = mag ? (unsigned)(sizeof(long) * CHAR_BIT - (unsigned)__builtin_clzl(mag)) / 8 + 1 : 1;
 	if (n > sizeof(long))
 		n = sizeof(long);
-	if (!room(w, p, n))
+	int zero = uns && v < 0;
+	if (zero)
+		n = sizeof(long);
+	if (!room(w, p, n + (unsigned)zero))
 		return no_space(w);
 	for (unsigned i = 0; i < n; i++, u >>= 8)
 		*--p = (unsigned char)u;
+	if (zero)
+		*--p = 0;
 	return leaf_hdr(w, p, end, id, m);
 }
 

@@ -140,14 +140,15 @@ static void emit_value(const dval *d, const char *ind)
 			fprintf(stderr, "der_emit: %s: unsigned INTEGER with a negative bound\n", t->name);
 			failed = 1;
 		}
-		fprintf(out, "%sif (!(p = w_int(w, p, m, %s, 0x%02x, %d, ", ind, d->ref, id, ck);
+		fprintf(out, "%sif (!(p = w_int(w, p, m, %s, 0x%02x, %d, %d, ", ind, d->ref, id, ck,
+		        (t->flags & SF_UNSIGNED) != 0);
 		ll(lo);
 		fputs(", ", out);
 		ll(hi);
 		fprintf(out, ")))\n%s\treturn NULL;\n", ind);
 		return;
 	case SK_ENUM:
-		fprintf(out, "%sif (!(p = w_int(w, p, m, %s, 0x%02x, CK_NONE, 0, 0)))\n%s\treturn NULL;\n",
+		fprintf(out, "%sif (!(p = w_int(w, p, m, %s, 0x%02x, CK_NONE, 0, 0, 0)))\n%s\treturn NULL;\n",
 		        ind, d->ref, id, ind);
 		return;
 	case SK_BOOL:
