@@ -3,8 +3,8 @@
  * MegacoMessage_t model (H.248.1 v3 module) and the arena that owns it.
  *
  * The model is the same whatever encoding a message came from. To read or
- * edit its fields, include the generated "MegacoMessage.h" (installed under
- * <prefix>/include/megaco/asn1, which pkg-config's --cflags adds) and use
+ * edit its fields, include the generated <megaco/asn1/MegacoMessage.h>
+ * (docs/abi.md says what of it is stable) and use
  * megaco_message_model(). Every node you add must come from the message's
  * arena (megaco_message_alloc and friends): the whole message is released by
  * one megaco_message_free(), never by asn1c's ASN_STRUCT_FREE.
