@@ -24,6 +24,10 @@ static void heap_free(void *ud, void *p) { (void)ud; free(p); }
 const megaco_allocator megaco_default_allocator = { heap_alloc, heap_free, NULL };
 
 static _Thread_local megaco_arena *current;
+static _Thread_local int limit_hit;
+
+void arena_limit_clear(void) { limit_hit = 0; }
+int arena_limit_hit(void) { return limit_hit; }
 
 megaco_arena *arena_set_current(megaco_arena *a)
 {
@@ -143,6 +147,17 @@ static arena_block *new_block(megaco_arena *a, size_t need)
 	size_t size = a->next_size;
 	if (size < need)
 		size = round_up(need);
+	if (a->limit) {
+		/* The last block is what the limit leaves, if that is enough. */
+		size_t room = a->total < a->limit ? a->limit - a->total : 0;
+		if (size > room) {
+			size = room & ~(ALIGN - 1);
+			if (size < need) {
+				limit_hit = 1;
+				return NULL;
+			}
+		}
+	}
 	arena_block *b = block_obtain(a->al, size);
 	if (b)
 		link_block(a, b, size);
@@ -191,6 +206,7 @@ megaco_arena *arena_init_first(const megaco_allocator *al, size_t first_size, si
 	a->al = al;
 	a->next_size = first_size;
 	a->total = 0;
+	a->limit = 0;
 	a->nblocks = 0;
 	a->failed = 0;
 	link_block(a, b, bsize);

@@ -39,6 +39,7 @@ typedef struct megaco_arena {
 	const megaco_allocator *al; /* never NULL */
 	size_t next_size;           /* size of the next block to request */
 	size_t total;               /* bytes obtained from the allocator */
+	size_t limit;               /* total may not pass this; 0: no limit */
 	unsigned nblocks;
 	int failed;                 /* an allocation failed since init */
 	void *last;                 /* newest allocation, for in-place realloc */
@@ -137,6 +138,15 @@ static inline void *arena_alloc(megaco_arena *a, size_t size)
 	arena_zero(p + ARENA_HDR, size);
 	return p + ARENA_HDR;
 }
+
+/*
+ * Whether an arena of this thread refused a block for its limit since the
+ * last arena_limit_clear(): how megaco_decode tells a model over
+ * max_model_memory (the decoders report any failed allocation as NOMEM)
+ * from an allocator that said no.
+ */
+void arena_limit_clear(void);
+int arena_limit_hit(void);
 
 /*
  * The arena asn1c's allocation macros use on this thread; NULL means the C

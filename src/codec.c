@@ -73,6 +73,7 @@ int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco
 			                         : "empty input");
 	}
 	int rc;
+	arena_limit_clear();
 	switch (enc) {
 	case MEGACO_ENC_BER:
 		rc = ber_decode_message(buf, len, o, out, err);
@@ -87,8 +88,14 @@ int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco
 	default:
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "unknown encoding %d", (int)enc);
 	}
-	if (rc == MEGACO_OK)
+	if (rc == MEGACO_OK) {
 		(*out)->sound = 1; /* decoders build sound models: encoders skip model_check() */
+		(*out)->arena.limit = 0; /* the cap is on decoding */
+	} else if (rc == MEGACO_ERR_NOMEM && arena_limit_hit()) {
+		rc = set_error(err, MEGACO_ERR_TOO_LARGE, 0,
+		               "the decoded model would take more than max_model_memory (%zu bytes)",
+		               o->max_model_memory);
+	}
 	return rc;
 }
 

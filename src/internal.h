@@ -31,7 +31,8 @@ struct megaco_message {
 /* Returns opts, or the defaults when opts is NULL. */
 const megaco_options *options_or_default(const megaco_options *opts, megaco_options *store);
 
-/* Creates an empty message whose model is allocated but zeroed. */
+/* Creates an empty message whose model is allocated but zeroed, its arena
+ * capped at opts->max_model_memory (megaco_decode lifts the cap after). */
 megaco_message *message_create(megaco_name_form form, const megaco_options *opts);
 
 /*

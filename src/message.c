@@ -20,6 +20,7 @@ void megaco_options_init(megaco_options *opts)
 	opts->max_depth = 64;
 	opts->max_token_length = (size_t)64 << 10;
 	opts->scanner = MEGACO_SCANNER_REENTRANT;
+	opts->max_model_memory = (size_t)16 << 20;
 }
 
 const megaco_options *options_or_default(const megaco_options *opts, megaco_options *store)
@@ -42,10 +43,14 @@ megaco_message *message_create(megaco_name_form form, const megaco_options *opts
 	} *both;
 	_Static_assert(offsetof(struct handle_and_model, msg.arena) == 0,
 	               "the arena starts the handle, as arena_init_first() places it");
+	size_t limit = opts ? opts->max_model_memory : 0, first = ARENA_FIRST_BLOCK;
+	if (limit && limit < first)
+		first = limit;
 	both = (struct handle_and_model *)(void *)arena_init_first(
-		opts ? opts->allocator : NULL, ARENA_FIRST_BLOCK, sizeof *both);
+		opts ? opts->allocator : NULL, first, sizeof *both);
 	if (!both)
 		return NULL;
+	both->msg.arena.limit = limit;
 	arena_zero(&both->model, sizeof both->model);
 	megaco_message *msg = &both->msg;
 	msg->model = &both->model;
@@ -59,7 +64,10 @@ megaco_message *megaco_message_new(megaco_name_form form, const megaco_options *
 	if (form != MEGACO_NAMES_BINARY && form != MEGACO_NAMES_TEXT)
 		return NULL;
 	megaco_options store;
-	return message_create(form, options_or_default(opts, &store));
+	megaco_message *msg = message_create(form, options_or_default(opts, &store));
+	if (msg)
+		msg->arena.limit = 0; /* the cap is on decoding */
+	return msg;
 }
 
 void megaco_message_free(megaco_message *msg)

@@ -18,7 +18,7 @@ typedef enum megaco_status {
 	MEGACO_ERR_INVALID_ARGUMENT = -1, /**< NULL pointer, unknown enum value */
 	MEGACO_ERR_NOMEM = -2,            /**< the allocator returned NULL */
 	MEGACO_ERR_UNSUPPORTED = -3,      /**< codec or feature not available in this build */
-	MEGACO_ERR_TOO_LARGE = -4,        /**< input longer than options.max_message_size */
+	MEGACO_ERR_TOO_LARGE = -4,        /**< input longer than options.max_message_size, or its model over options.max_model_memory */
 	MEGACO_ERR_TOO_DEEP = -5,         /**< nesting deeper than options.max_depth */
 	MEGACO_ERR_TRUNCATED = -6,        /**< input ends inside the message */
 	MEGACO_ERR_TRAILING_DATA = -7,    /**< bytes after a complete message */

@@ -67,6 +67,18 @@ typedef struct megaco_options {
 	const megaco_registry *registry;     /**< NULL: the RFC 3525 Annex E base packages */
 	const megaco_allocator *allocator;   /**< NULL: malloc/free */
 	megaco_engine engine;          /**< binary codecs; default MEGACO_ENGINE_FAST */
+	/**
+	 * Cap on the memory one decode's model may take, in bytes (what
+	 * megaco_message_memory() reports, the message handle included): a
+	 * decode that would need more stops with MEGACO_ERR_TOO_LARGE, having
+	 * given back all it took. Crafted input makes up to ~150 model bytes per
+	 * input byte, ordinary traffic 16-31 (docs/memory.md), so without a cap
+	 * a 1 MiB message can take 150 MB. Default 16 MiB: ordinary messages up
+	 * to ~512 KiB in any encoding. 0: no cap (the allocator's limits only).
+	 * Applies while decoding only; the message may grow past it afterwards
+	 * (megaco_message_alloc, megaco_message_convert_names).
+	 */
+	size_t max_model_memory;
 } megaco_options;
 
 /** Fills *opts with the defaults above. */
