@@ -370,7 +370,7 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 	}
 	int code;
 	size_t off;
-	char text[256]; /* context + builder text; megaco_error.message truncates */
+	char text[320]; /* context + builder text + first item; megaco_error.message truncates */
 	if (st.err) {
 		megaco_message_free(msg);
 		return scan_error(&st, err);
