@@ -222,8 +222,14 @@ static inline void fuzz_cross(megaco_message *m)
 			FUZZ_CHECK(0, "%s changed the model (DER differs)%s%.*s", megaco_encoding_name(all[i]),
 			           all[i] <= MEGACO_ENC_COMPACT ? ":\n" : "",
 			           all[i] <= MEGACO_ENC_COMPACT ? (int)len : 0, (const char *)out);
-		FUZZ_CHECK(fuzz_same_in(m, back, MEGACO_ENC_COMPACT, &refused),
-		           "%s changed the model (compact differs)", megaco_encoding_name(all[i]));
+		/*
+		 * Within one name form the text must match too; across forms names
+		 * go through the registry, which keeps no letter case (H.248 names
+		 * have none), so the DER above is the comparison.
+		 */
+		if (megaco_message_name_form(m) == megaco_message_name_form(back))
+			FUZZ_CHECK(fuzz_same_in(m, back, MEGACO_ENC_COMPACT, &refused),
+			           "%s changed the model (compact differs)", megaco_encoding_name(all[i]));
 		megaco_message_free(back);
 		megaco_buffer_free(out, NULL);
 	}

@@ -2430,6 +2430,16 @@ static void topology(enc *e, const struct ContextRequest__topologyReq *t, unsign
 /* contextProperty items of a request or reply, as members of the enclosing list. */
 static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned l)
 {
+	/* Text spells an empty context request, or an empty list in one, as absence. */
+	if ((c->topologyReq && !c->topologyReq->list.count) ||
+	    (c->contextProp && !c->contextProp->list.count) ||
+	    (c->contextList && !c->contextList->list.count) ||
+	    !(c->priority || c->emergency || c->topologyReq || c->iepscallind || c->contextProp ||
+	      c->contextList)) {
+		fail_at(e, &asn_DEF_ContextRequest, c, MEGACO_ERR_CONSTRAINT,
+		        "an empty context request or empty list in one has no text form");
+		return;
+	}
 	if (c->priority) {
 		SEP(e, *n, l);
 		kw_eq(e, KW_PRIORITY);

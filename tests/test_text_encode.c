@@ -719,6 +719,13 @@ static void e_empty_context_reply(void)
 	creply(a, CommandReply_PR_addReply);
 	app(&a->commandReply.list.array[0]->choice.addReply.terminationID.list, T("t/1"));
 }
+static void e_empty_context_request(void)
+{
+	ActionRequest_t *a = request(msg(3), 1, 1);
+	a->contextRequest = NEW(ContextRequest_t);
+	a->contextRequest->priority = L(3);
+	a->contextRequest->contextProp = NEW(struct ContextRequest__contextProp);
+}
 static void e_audit_token_zero(void)
 {
 	MegacoMessage_t *m = msg(1);
@@ -962,6 +969,8 @@ static const enc_case cases[] = {
 	  H3 "Reply = 1 {\n\tContext = 400\n}", C3 "P=1{C=400}" },
 	{ "empty contextReply", e_empty_context_reply, MEGACO_ERR_CONSTRAINT,
 	  "actionReplies[0].contextReply: an empty contextReply", NULL },
+	{ "empty list in a context request", e_empty_context_request, MEGACO_ERR_CONSTRAINT,
+	  "actions[0].contextRequest: an empty context request or empty list", NULL },
 	{ "auditToken without a token", e_audit_token_zero, MEGACO_ERR_CONSTRAINT,
 	  "auditDescriptor: auditToken", NULL },
 	{ "auditToken past eventBufferToken", e_audit_token_past_ten, MEGACO_ERR_CONSTRAINT,
