@@ -67,6 +67,22 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "megaco-bench exited with ${rc}:\n${err}\n${out}")
 endif()
 check_json("${out}" "full corpus" OFF)
+# Stock asn1c beside our engine (MEGACO_ENGINE_ASN1C): ber [asn1c], per [asn1c].
+string(JSON nrows LENGTH "${out}" rows)
+math(EXPR last "${nrows} - 1")
+set(asn1c_rows "")
+foreach(i RANGE ${last})
+  string(JSON codec GET "${out}" rows ${i} codec)
+  string(JSON config GET "${out}" rows ${i} config)
+  if(config STREQUAL "asn1c")
+    list(APPEND asn1c_rows ${codec})
+  endif()
+endforeach()
+foreach(c ber per)
+  if(NOT c IN_LIST asn1c_rows)
+    message(FATAL_ERROR "full corpus: no ${c} [asn1c] row (asn1c rows: ${asn1c_rows})")
+  endif()
+endforeach()
 
 execute_process(COMMAND ${BENCH} --corpus ${CORPUS} --min-time 0.0005 --format yaml
   --messages "msg1*" --clock cpu --codecs ber,per
@@ -87,14 +103,14 @@ check_json("${out}" "threads 2, repeat 3" ON)
 if(NOT EXISTS ${WORK}/bench_quick.svg)
   message(FATAL_ERROR "--svg wrote no file")
 endif()
-# The chart: a label per row (eight, as in the JSON), the whole document,
+# The chart: a label per row (ten, as in the JSON), the whole document,
 # and the method under it cut into lines short enough to stay inside the
 # chart's width (bench_svg.c, FOOT_CHARS).
 file(READ ${WORK}/bench_quick.svg svg)
 string(REGEX MATCHALL "text-anchor=\"end\"" labels "${svg}")
 list(LENGTH labels nlabels)
-if(NOT nlabels EQUAL 8)
-  message(FATAL_ERROR "--svg: ${nlabels} row labels, expected 8:\n${svg}")
+if(NOT nlabels EQUAL 10)
+  message(FATAL_ERROR "--svg: ${nlabels} row labels, expected 10:\n${svg}")
 endif()
 if(NOT svg MATCHES "</svg>\n$")
   message(FATAL_ERROR "--svg: the document does not end with </svg>")

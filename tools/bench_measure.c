@@ -421,6 +421,7 @@ static void *worker_run(void *arg)
 	megaco_options opts;
 	megaco_options_init(&opts);
 	opts.scanner = w->cfg->scanner;
+	opts.engine = w->cfg->engine;
 	op_ctx c = { .cfg = w->cfg, .opts = &opts };
 	c.out_cap = OUT_CAP_INITIAL;
 	c.out = malloc(c.out_cap);

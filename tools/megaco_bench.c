@@ -41,8 +41,10 @@ static void usage(FILE *to)
 	        "and names the message. Times are microseconds per message, shown to the\n"
 	        "nanosecond; msgs/s = 1e6 / total. Rows: pretty and compact with each flex\n"
 	        "scanner (reentrant, non-reentrant), ber (DER out), per (X.691 UNALIGNED; Erlang's\n"
-	        "per is ALIGNED, so sizes differ), and scanner-only rows (text tokenised, not\n"
-	        "parsed; size is the input's) when the library has a tokenise-only entry. A\n"
+	        "per is ALIGNED, so sizes differ), each of ber and per also with the stock asn1c\n"
+	        "engine (rows ber [asn1c], per [asn1c]: MEGACO_ENGINE_ASN1C; they come with ber\n"
+	        "and per), and scanner-only rows (text tokenised, not parsed; size is the\n"
+	        "input's) when the library has a tokenise-only entry. A\n"
 	        "scanner-only row also times the full decode (reentrant scanner), in turn with\n"
 	        "the scan in 8 slices per message, and prints decode / scanner-only from those:\n"
 	        "two times taken milliseconds apart, which a drifting host cannot split. A\n"
@@ -55,7 +57,8 @@ static void usage(FILE *to)
 	        "  --set NAME            manifest set (default time_test)\n"
 	        "  --messages GLOB       only messages whose name matches (fnmatch), e.g. 'msg1*'\n"
 	        "  --codecs LIST         only these codecs, comma-separated (pretty,compact,ber,per;\n"
-	        "                        erl_dist too for the Erlang side)\n"
+	        "                        erl_dist too for the Erlang side); a codec brings all its\n"
+	        "                        rows (ber: ber and ber [asn1c])\n"
 	        "  --min-time SECONDS    loop time per operation and message (default %g)\n"
 	        "  --repeat N            run N times, report the median of each column (default 1)\n"
 	        "  --threads N           also run the same work on N threads at once (each its own\n"
@@ -91,14 +94,16 @@ static void usage(FILE *to)
 }
 
 static const bench_config all_configs[] = {
-	{ "pretty", "reentrant", MEGACO_ENC_PRETTY, MEGACO_SCANNER_REENTRANT, 0 },
-	{ "pretty", "non-reentrant", MEGACO_ENC_PRETTY, MEGACO_SCANNER_NON_REENTRANT, 0 },
-	{ "pretty", "scanner-only", MEGACO_ENC_PRETTY, MEGACO_SCANNER_REENTRANT, 1 },
-	{ "compact", "reentrant", MEGACO_ENC_COMPACT, MEGACO_SCANNER_REENTRANT, 0 },
-	{ "compact", "non-reentrant", MEGACO_ENC_COMPACT, MEGACO_SCANNER_NON_REENTRANT, 0 },
-	{ "compact", "scanner-only", MEGACO_ENC_COMPACT, MEGACO_SCANNER_REENTRANT, 1 },
-	{ "ber", "", MEGACO_ENC_BER, MEGACO_SCANNER_REENTRANT, 0 },
-	{ "per", "", MEGACO_ENC_PER, MEGACO_SCANNER_REENTRANT, 0 },
+	{ "pretty", "reentrant", MEGACO_ENC_PRETTY, MEGACO_SCANNER_REENTRANT, 0, MEGACO_ENGINE_FAST },
+	{ "pretty", "non-reentrant", MEGACO_ENC_PRETTY, MEGACO_SCANNER_NON_REENTRANT, 0, MEGACO_ENGINE_FAST },
+	{ "pretty", "scanner-only", MEGACO_ENC_PRETTY, MEGACO_SCANNER_REENTRANT, 1, MEGACO_ENGINE_FAST },
+	{ "compact", "reentrant", MEGACO_ENC_COMPACT, MEGACO_SCANNER_REENTRANT, 0, MEGACO_ENGINE_FAST },
+	{ "compact", "non-reentrant", MEGACO_ENC_COMPACT, MEGACO_SCANNER_NON_REENTRANT, 0, MEGACO_ENGINE_FAST },
+	{ "compact", "scanner-only", MEGACO_ENC_COMPACT, MEGACO_SCANNER_REENTRANT, 1, MEGACO_ENGINE_FAST },
+	{ "ber", "", MEGACO_ENC_BER, MEGACO_SCANNER_REENTRANT, 0, MEGACO_ENGINE_FAST },
+	{ "ber", "asn1c", MEGACO_ENC_BER, MEGACO_SCANNER_REENTRANT, 0, MEGACO_ENGINE_ASN1C },
+	{ "per", "", MEGACO_ENC_PER, MEGACO_SCANNER_REENTRANT, 0, MEGACO_ENGINE_FAST },
+	{ "per", "asn1c", MEGACO_ENC_PER, MEGACO_SCANNER_REENTRANT, 0, MEGACO_ENGINE_ASN1C },
 };
 #define N_CONFIGS (sizeof all_configs / sizeof all_configs[0])
 

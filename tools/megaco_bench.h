@@ -86,7 +86,7 @@ typedef enum { ROW_OK = 0, ROW_FAILED, ROW_UNAVAILABLE } row_status;
 typedef struct bench_row {
 	char impl[16];   /* "libmegaco" or "erlang" */
 	char codec[16];  /* pretty, compact, ber, per, erl_dist */
-	char config[32]; /* "reentrant", "non-reentrant", "scanner-only", "flex", "" */
+	char config[32]; /* "reentrant", "non-reentrant", "scanner-only", "asn1c", "flex", "" */
 	row_status status;
 	char error[320];
 	size_t messages;
@@ -133,6 +133,12 @@ typedef struct bench_config {
 	megaco_encoding enc;
 	megaco_scanner scanner;
 	int scan_only; /* tokenise only (text), no parse, no encode */
+	/*
+	 * Binary codecs: MEGACO_ENGINE_ASN1C makes the "asn1c" rows, which come
+	 * with ber and per (no --codecs name of their own), so that stock asn1c
+	 * is timed in the same run as our engine.
+	 */
+	megaco_engine engine;
 } bench_config;
 
 typedef struct bench_params {
