@@ -56,8 +56,10 @@ int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco
                   megaco_message **out, megaco_error *err)
 {
 	megaco_options store;
-	const megaco_options *o = options_or_default(opts, &store);
+	const megaco_options *o = options_resolve(opts, &store);
 	clear_error(err);
+	if (!o)
+		return options_bad_version(opts, err);
 	if (!out || (!buf && len))
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL buffer or output pointer");
 	if (len > o->max_message_size)
@@ -149,6 +151,11 @@ static int encode_scoped(const megaco_message *msg, megaco_encoding enc, const m
 		arena_reset_blocks(&scratch);
 	if (scratch.failed && rc != MEGACO_OK && rc != MEGACO_ERR_NOMEM)
 		rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+	/* What we write under these options, we read under them. */
+	if ((rc == MEGACO_OK || rc == MEGACO_ERR_BUFFER_TOO_SMALL) && *out_len > o->max_message_size)
+		rc = set_error(err, MEGACO_ERR_TOO_LARGE, 0,
+		               "the encoding of %zu bytes exceeds max_message_size (%zu bytes)", *out_len,
+		               o->max_message_size);
 	return rc;
 }
 
@@ -156,9 +163,11 @@ int megaco_encode(const megaco_message *msg, megaco_encoding enc, const megaco_o
                   void *buf, size_t cap, size_t *out_len, megaco_error *err)
 {
 	megaco_options store;
-	const megaco_options *o = options_or_default(opts, &store);
+	const megaco_options *o = options_resolve(opts, &store);
 	asn1_descriptors_settle();
 	clear_error(err);
+	if (!o)
+		return options_bad_version(opts, err);
 	if (!msg || !out_len || (!buf && cap))
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or output pointer");
 	*out_len = 0;
@@ -169,10 +178,12 @@ int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const me
                         void **out, size_t *out_len, megaco_error *err)
 {
 	megaco_options store;
-	const megaco_options *o = options_or_default(opts, &store);
-	const megaco_allocator *al = o->allocator ? o->allocator : &megaco_default_allocator;
+	const megaco_options *o = options_resolve(opts, &store);
 	asn1_descriptors_settle();
 	clear_error(err);
+	if (!o)
+		return options_bad_version(opts, err);
+	const megaco_allocator *al = o->allocator ? o->allocator : &megaco_default_allocator;
 	if (!msg || !out || !out_len)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or output pointer");
 	size_t cap = 1024, len = 0;
@@ -198,8 +209,10 @@ int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const me
 void megaco_buffer_free(void *buf, const megaco_options *opts)
 {
 	megaco_options store;
-	const megaco_options *o = options_or_default(opts, &store);
+	const megaco_options *o = options_resolve(opts, &store);
+	/* Options of another version: which allocator is unknown, so none frees. */
+	if (!o || !buf)
+		return;
 	const megaco_allocator *al = o->allocator ? o->allocator : &megaco_default_allocator;
-	if (buf)
-		al->free(al->user_data, buf);
+	al->free(al->user_data, buf);
 }

@@ -28,7 +28,16 @@ struct megaco_message {
 /* Hard ceilings the options cannot raise (they bound our own stacks). */
 #define MEGACO_DEPTH_CEILING 1024u
 
-/* Returns opts, or the defaults when opts is NULL. */
+/*
+ * The options a call works with: a copy of opts (the defaults when opts is
+ * NULL) in *store, each limit's 0 resolved: max_message_size and
+ * max_token_length 0 become SIZE_MAX, max_depth 0 (and any value over
+ * MEGACO_DEPTH_CEILING) the ceiling. NULL when opts has another version;
+ * public entry points then fail with options_bad_version().
+ */
+const megaco_options *options_resolve(const megaco_options *opts, megaco_options *store);
+int options_bad_version(const megaco_options *opts, megaco_error *err);
+/* options_resolve(), the defaults for another version: for internal callers. */
 const megaco_options *options_or_default(const megaco_options *opts, megaco_options *store);
 
 /* Creates an empty message whose model is allocated but zeroed, its arena

@@ -23,12 +23,34 @@ void megaco_options_init(megaco_options *opts)
 	opts->max_model_memory = (size_t)16 << 20;
 }
 
+const megaco_options *options_resolve(const megaco_options *opts, megaco_options *store)
+{
+	if (!opts)
+		megaco_options_init(store);
+	else if (opts->version != MEGACO_OPTIONS_VERSION)
+		return NULL;
+	else
+		*store = *opts;
+	/* Each limit's 0, here and nowhere else (options.h says what it means). */
+	if (!store->max_message_size)
+		store->max_message_size = SIZE_MAX;
+	if (!store->max_token_length)
+		store->max_token_length = SIZE_MAX;
+	if (!store->max_depth || store->max_depth > MEGACO_DEPTH_CEILING)
+		store->max_depth = MEGACO_DEPTH_CEILING;
+	return store;
+}
+
 const megaco_options *options_or_default(const megaco_options *opts, megaco_options *store)
 {
-	if (opts && opts->version == MEGACO_OPTIONS_VERSION)
-		return opts;
-	megaco_options_init(store);
-	return store;
+	const megaco_options *o = options_resolve(opts, store);
+	return o ? o : options_resolve(NULL, store);
+}
+
+int options_bad_version(const megaco_options *opts, megaco_error *err)
+{
+	return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "options version %u, expected %u",
+	                 opts->version, (unsigned)MEGACO_OPTIONS_VERSION);
 }
 
 megaco_message *message_create(megaco_name_form form, const megaco_options *opts)
@@ -64,7 +86,10 @@ megaco_message *megaco_message_new(megaco_name_form form, const megaco_options *
 	if (form != MEGACO_NAMES_BINARY && form != MEGACO_NAMES_TEXT)
 		return NULL;
 	megaco_options store;
-	megaco_message *msg = message_create(form, options_or_default(opts, &store));
+	const megaco_options *o = options_resolve(opts, &store);
+	if (!o)
+		return NULL;
+	megaco_message *msg = message_create(form, o);
 	if (msg)
 		msg->arena.limit = 0; /* the cap is on decoding */
 	return msg;

@@ -484,8 +484,10 @@ int megaco_message_convert_names(megaco_message *msg, megaco_name_form to,
                                  const megaco_options *opts, megaco_error *err)
 {
 	megaco_options store;
-	const megaco_options *o = options_or_default(opts, &store);
+	const megaco_options *o = options_resolve(opts, &store);
 	clear_error(err);
+	if (!o)
+		return options_bad_version(opts, err);
 	if (!msg || (to != MEGACO_NAMES_BINARY && to != MEGACO_NAMES_TEXT))
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or unknown form");
 	if (msg->form == to)

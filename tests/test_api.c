@@ -70,13 +70,27 @@ static void test_options_defaults(void **state)
 	assert_null(o.allocator);
 	megaco_options_init(NULL); /* a no-op, not a crash */
 
-	/* Options with a wrong version are replaced by the defaults, not trusted. */
+	/* Options with a wrong version are refused, not trusted; 0 limits mean none. */
 	size_t len;
 	unsigned char *ber = read_file(first_path(MEGACO_ENC_BER, NULL), &len);
 	megaco_options bogus;
-	memset(&bogus, 0, sizeof bogus); /* version 0, max_message_size 0 */
+	memset(&bogus, 0, sizeof bogus); /* version 0 */
 	megaco_message *m = NULL;
+	megaco_error err;
+	assert_int_equal(megaco_decode(MEGACO_ENC_BER, ber, len, &bogus, &m, &err),
+	                 MEGACO_ERR_INVALID_ARGUMENT);
+	assert_string_equal(err.message, "options version 0, expected 1");
+	assert_null(m);
+	assert_null(megaco_message_new(MEGACO_NAMES_BINARY, &bogus));
+	bogus.version = MEGACO_OPTIONS_VERSION; /* every limit 0 */
 	assert_int_equal(megaco_decode(MEGACO_ENC_BER, ber, len, &bogus, &m, NULL), MEGACO_OK);
+	size_t out_len;
+	void *out = NULL;
+	assert_int_equal(megaco_encode_alloc(m, MEGACO_ENC_PER, &bogus, &out, &out_len, NULL), MEGACO_OK);
+	megaco_buffer_free(out, &bogus);
+	bogus.max_message_size = 8; /* an encoder writes no more than a decoder reads */
+	assert_int_equal(megaco_encode_alloc(m, MEGACO_ENC_BER, &bogus, &out, &out_len, &err),
+	                 MEGACO_ERR_TOO_LARGE);
 	megaco_message_free(m);
 	free(ber);
 }

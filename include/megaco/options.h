@@ -58,10 +58,17 @@ typedef struct megaco_registry megaco_registry;
 #define MEGACO_OPTIONS_VERSION 1
 
 typedef struct megaco_options {
-	unsigned version;              /**< set by megaco_options_init: MEGACO_OPTIONS_VERSION */
-	size_t max_message_size;       /**< decode input limit in bytes; default 1 MiB */
-	unsigned max_depth;            /**< nesting limit (BER TLVs, text braces); default 64 */
-	size_t max_token_length;       /**< text token limit in bytes; default 64 KiB */
+	/** Set by megaco_options_init: MEGACO_OPTIONS_VERSION. Any other value
+	 * makes every call given these options fail with INVALID_ARGUMENT. */
+	unsigned version;
+	/** Longest message in bytes a decode reads and an encode writes (both
+	 * MEGACO_ERR_TOO_LARGE beyond); default 1 MiB; 0: no limit. */
+	size_t max_message_size;
+	/** Nesting limit (BER TLVs, PER and text nesting); default 64; 0, or
+	 * anything over 1024: 1024, the library's ceiling. */
+	unsigned max_depth;
+	/** Text token limit in bytes; default 64 KiB; 0: no limit. */
+	size_t max_token_length;
 	megaco_scanner scanner;        /**< default MEGACO_SCANNER_REENTRANT */
 	const megaco_tid_layout *tid_layout; /**< NULL: 8/8/8 bits, as Erlang megaco */
 	const megaco_registry *registry;     /**< NULL: the RFC 3525 Annex E base packages */
