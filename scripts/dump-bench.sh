@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# megaco-dump's benchmark (docs/benchmarks.md, "megaco-dump"):
+#  (a) a UDP capture of COUNT messages (default 1,000,000), the corpus's
+#      pretty, compact and BER messages in turn, read by `megaco-dump
+#      --stats` and by tshark side by side: the same message count, and the
+#      ratio of their times;
+#  (b) the log study: the same messages as a text log and as a BER log:
+#      size, time to write, and time to find the last record carrying a
+#      transaction ID by decoding every record and by a scan (--scan).
+#   scripts/dump-bench.sh [BUILD_DIR [COUNT]]     (default build, 1000000)
+# Needs a built tree (megaco-dump, dump-mkpcap) and tshark for (a).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+count=${2:-1000000}
+dump=$build/tools/megaco-dump
+mkpcap=$build/tests/dump-mkpcap
+for t in "$dump" "$mkpcap"; do
+  [[ -x $t ]] || { echo "dump-bench: $t not built (cmake --build $build)" >&2; exit 2; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/dump-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# Runs a command, its output to $work/out; prints "WALL CPU" in seconds
+# (CPU: user + system). Both, because a shared machine stretches wall time.
+timed() {
+  local TIMEFORMAT='%R %U %S' t
+  t=$( { time "$@" > "$work/out" 2> "$work/err"; } 2>&1 )
+  awk '{ printf "%.3f %.3f", $1, $2 + $3 }' <<<"$t"
+}
+wall() { echo "${1% *}"; }
+cpu() { echo "${1#* }"; }
+div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+human() { numfmt --to=iec --suffix=B "$1"; }
+
+echo "== megaco-dump benchmark: $count messages, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(uname -m)"
+echo "   commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), build $build ($(grep -m1 CMAKE_BUILD_TYPE: "$build/CMakeCache.txt" | cut -d= -f2))"
+cap=$work/bench.pcap
+"$mkpcap" --count "$count" -o "$cap" corpus/pretty/* corpus/compact/* corpus/ber/*
+echo "capture: $(human "$(stat -c %s "$cap")"), UDP, text on 2944 and BER on 2945, one message per datagram"
+
+# --- (a) against tshark -----------------------------------------------------
+t_dump=$(timed "$dump" --stats "$cap")
+n_dump=$(sed -n 's/^frames [0-9]*, messages \([0-9]*\), decoded \([0-9]*\), .*/\2/p' "$work/out")
+fails=$(sed -n 's/.*decode failures \([0-9]*\)$/\1/p' "$work/out" | head -1)
+echo "megaco-dump --stats: $(wall "$t_dump") s wall, $(cpu "$t_dump") s CPU, $n_dump messages decoded, $fails failures"
+if command -v tshark >/dev/null; then
+  # Both dissectors: `-Y h248` alone passes only the BER frames (the text
+  # ones are `megaco`), and tshark 4.0 leaves h248.transactionId empty
+  # (it fills one field per transaction kind), so this is the filter and
+  # the fields under which tshark reports every message of the capture.
+  t_tshark=$(timed tshark -r "$cap" -Y 'megaco || h248' -T fields -e megaco.transid \
+    -e h248.transactionRequest.transactionId -e h248.transactionreply.transactionId \
+    -e h248.transactionpending.transactionId -e h248.segmentreply.transactionId -e h248.firstAck)
+  n_tshark=$(wc -l < "$work/out")
+  echo "tshark -Y 'megaco || h248' -T fields: $(wall "$t_tshark") s wall, $(cpu "$t_tshark") s CPU, $n_tshark messages"
+  [[ $n_tshark == "$n_dump" ]] || echo "MESSAGE COUNTS DIFFER: tshark $n_tshark, megaco-dump $n_dump"
+  echo "ratio tshark / megaco-dump: $(div "$(wall "$t_tshark")" "$(wall "$t_dump")")x wall," \
+    "$(div "$(cpu "$t_tshark")" "$(cpu "$t_dump")")x CPU (goal >= 50x)"
+  echo "per message: megaco-dump $(div "$(cpu "$t_dump")e6" "$n_dump") us CPU, tshark $(div "$(cpu "$t_tshark")e6" "$n_tshark") us CPU"
+else
+  echo "tshark: not installed, (a) has no ratio"
+fi
+
+# --- (b) the log study ----------------------------------------------------------
+t_base=$(timed "$dump" --count "$cap")
+echo
+echo "log study (seconds as wall / CPU): reading and decoding the capture alone takes $(wall "$t_base") / $(cpu "$t_base");"
+echo "'write' is the whole run: read, decode, encode, write"
+printf '| log | size | bytes/message | write | find last, full decode | find last, scan | records found |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for fmt in text ber; do
+  log=$work/log.$fmt
+  t_write=$(timed "$dump" --count --write-log "$log" --log-format $fmt "$cap")
+  size=$(stat -c %s "$log")
+  # the last transaction ID in the log (acknowledgements aside)
+  tid=$("$dump" --log "$log" | grep -o '\(request\|reply\|pending\|segment-reply\) [0-9]*' |
+        tail -1 | cut -d' ' -f2)
+  t_full=$(timed "$dump" --log "$log" --tid "$tid" --last)
+  full_out=$(cat "$work/out")
+  t_scan=$(timed "$dump" --log "$log" --tid "$tid" --last --scan)
+  [[ "$(cat "$work/out")" == "$full_out" ]] || echo "SCAN AND FULL DECODE DIFFER for $fmt"
+  found=$("$dump" --log "$log" --tid "$tid" --count --scan)
+  printf '| %s | %s | %s | %s / %s | %s / %s | %s / %s | %s with ID %s, the last record %s |\n' \
+    "$fmt" "$(human "$size")" "$(div "$size" "$count")" "$(wall "$t_write")" "$(cpu "$t_write")" \
+    "$(wall "$t_full")" "$(cpu "$t_full")" "$(wall "$t_scan")" "$(cpu "$t_scan")" "$found" "$tid" \
+    "${full_out%% *}"
+done
