@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "asn_application.h"
+#include "byte_order.h"
 #include "INTEGER.h"
 #include "megaco/options.h"
 
@@ -129,8 +130,7 @@ static inline uint32_t uin_peek(const uper_in *in, unsigned n)
 	unsigned sh = in->pos & 7;
 	uint64_t w;
 	if (byte + 8 <= in->size) {
-		memcpy(&w, in->buf + byte, 8);
-		w = __builtin_bswap64(w);
+		w = be64_load(in->buf + byte);
 	} else {
 		w = 0;
 		for (unsigned i = 0; i < 8; i++)
@@ -169,8 +169,7 @@ static inline void uout_store32(uper_out *o)
 	o->nacc -= 32;
 	uint32_t word = (uint32_t)(o->acc >> o->nacc);
 	if (o->len + 4 <= o->cap) {
-		word = __builtin_bswap32(word);
-		memcpy(o->buf + o->len, &word, 4);
+		be32_store(o->buf + o->len, word);
 		o->len += 4;
 	} else {
 		uout_spill(o, word);

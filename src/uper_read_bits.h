@@ -21,9 +21,7 @@
 /* The 8 bytes from byte on (byte < (end + 7) / 8), big-endian. */
 static RD_INLINE uint64_t rd_load(const uper_in *in, size_t byte)
 {
-	uint64_t w;
-	memcpy(&w, in->buf + byte, 8);
-	return __builtin_bswap64(w);
+	return be64_load(in->buf + byte);
 }
 
 /* n <= 32 bits at pos, no bounds check against end (the caller made it). */

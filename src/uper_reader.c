@@ -777,13 +777,10 @@ static ALWAYS_INLINE void get_bytes(uper_in *in, uint8_t *dst, size_t count)
 	/* 8 bytes per step, from a 64-bit load and (unaligned) the byte after
 	 * it: within the input's RD_SLACK, as src + count is within the input. */
 	for (size_t i = 0; i < count; i += 8) {
-		uint64_t w;
-		memcpy(&w, src + i, 8);
-		if (sh) {
-			w = (__builtin_bswap64(w) << sh) | (src[i + 8] >> (8 - sh));
-			w = __builtin_bswap64(w);
-		}
-		memcpy(dst + i, &w, 8);
+		if (sh)
+			be64_store(dst + i, be64_load(src + i) << sh | (uint64_t)(src[i + 8] >> (8 - sh)));
+		else
+			memcpy(dst + i, src + i, 8);
 	}
 }
 
@@ -955,17 +952,18 @@ static ALWAYS_INLINE int native_int_c(reader *r, void **sptr, uper_in *in, unsig
 		return UPER_FAIL;
 	if (nbits > uin_left(in))
 		return UPER_STARVED;
-	unsigned long v;
+	/* Past 32 bits only where long has 64 (the range fits in a long). */
+	uint64_t v;
 	if (nbits <= 32) {
 		v = rd_peek(in, nbits);
 	} else {
-		v = (unsigned long)rd_peek(in, nbits - 32) << 32;
+		v = (uint64_t)rd_peek(in, nbits - 32) << 32;
 		in->pos += nbits - 32;
 		v |= rd_peek(in, 32);
 		nbits = 32;
 	}
 	in->pos += nbits;
-	*native = (long)(v + (unsigned long)lb);
+	*native = (long)((unsigned long)v + (unsigned long)lb);
 	return UPER_OK;
 }
 

@@ -81,19 +81,13 @@ static inline __attribute__((always_inline)) void put_bytes(uper_out *o, const u
 	 * pending bits, then the octets' first 64 - nacc bits; their last nacc
 	 * bits stay pending (acc's bits above nacc are never read). */
 	for (; nbytes >= 8 && o->len + 8 <= o->cap; src += 8, nbytes -= 8) {
-		uint64_t w, word;
-		memcpy(&w, src, 8);
-		w = __builtin_bswap64(w);
-		word = __builtin_bswap64(((o->acc << 1) << (63 - o->nacc)) | (w >> o->nacc));
-		memcpy(o->buf + o->len, &word, 8);
+		uint64_t w = be64_load(src);
+		be64_store(o->buf + o->len, ((o->acc << 1) << (63 - o->nacc)) | (w >> o->nacc));
 		o->len += 8;
 		o->acc = w;
 	}
-	for (; nbytes >= 4; src += 4, nbytes -= 4) {
-		uint32_t w;
-		memcpy(&w, src, 4);
-		uout_put_fit(o, __builtin_bswap32(w), 32);
-	}
+	for (; nbytes >= 4; src += 4, nbytes -= 4)
+		uout_put_fit(o, be32_load(src), 32);
 	/* The tail as one put; never reads past src + nbytes. */
 	switch (nbytes) {
 	case 3: uout_put_fit(o, (uint32_t)src[0] << 16 | (uint32_t)src[1] << 8 | src[2], 24); break;
@@ -293,9 +287,7 @@ static inline __attribute__((always_inline)) int chars7_c(const wnode *n, const 
 	/* Four characters per put, each checked <= 127 (the top bits of w). */
 	int i = 0;
 	for (; i + 4 <= units; i += 4) {
-		uint32_t w;
-		memcpy(&w, buf + i, 4);
-		w = __builtin_bswap32(w);
+		uint32_t w = be32_load(buf + i);
 		if (w & 0x80808080u)
 			return -1;
 		uout_put_fit(o, (w >> 3 & 0xFE00000u) | (w >> 2 & 0x1FC000u) | (w >> 1 & 0x3F80u) | (w & 0x7Fu), 28);

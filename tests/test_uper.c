@@ -6,6 +6,7 @@
  * single-bit flip of every corpus message; the writer also refuses exactly
  * what asn1c refuses when model nodes are bent out of their constraints.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,7 +280,7 @@ static void test_encode_mutations(void **state)
 			} else if (td->uper_encoder == NativeInteger_encode_uper ||
 			           td->uper_encoder == NativeEnumerated_encode_uper) {
 				long *num = p, keep = *num;
-				static const long bent[] = { -1, 100, 65536, 4294967296L };
+				static const long bent[] = { -1, 100, 65536, LONG_MAX };
 				for (size_t j = 0; j < sizeof bent / sizeof bent[0]; j++) {
 					*num = bent[j];
 					writer_agrees(e->name, "number", model);
