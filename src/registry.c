@@ -282,7 +282,8 @@ size_t reg_package_to_name(const megaco_registry *reg, const uint8_t id[2], char
 int reg_name_to_id(const megaco_registry *reg, megaco_item_kind kind, const char *name,
                    size_t len, uint8_t out[4], const reg_item **item)
 {
-	const char *slash = memchr(name, '/', len);
+	/* An empty name may come with a NULL buffer (a hand-built model). */
+	const char *slash = len ? memchr(name, '/', len) : NULL;
 	const reg_package *p = NULL;
 	long pid, iid;
 	const char *iname;
