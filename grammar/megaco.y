@@ -355,7 +355,7 @@ static void *reply_lb(text_parse *px, const text_tok *kw, tb_list *audit)
 %type <ptr> media_descriptor media_parms stream_parms local_parms ts_parms
 %type <ptr> modem_descriptor modem_types mux_descriptor events_descriptor requested_events
 %type <ptr> requested_event event_params embed embed_first signals_descriptor signal_parms
-%type <ptr> signal_request signal_requests sig_params reasons observed_events_descriptor
+%type <ptr> signal_request list_signals list_signal sig_params reasons observed_events_descriptor
 %type <ptr> observed_events oe_params event_buffer_descriptor event_specs
 %type <ptr> event_spec digit_map_descriptor statistics_descriptor stat_params stat_param
 %type <ptr> packages_descriptor packages_items audit_descriptor audit_items
@@ -1332,17 +1332,23 @@ signal_parms
 
 signal_parm
 	: signal_request            { ITEM($$, 0, NULL, 0, 0); $$->p = tb_signal_request(px, $1); NN($$->p); }
-	| KW_SIGNAL_LIST EQUAL SAFE LBRKT signal_requests RBRKT
+	| KW_SIGNAL_LIST EQUAL SAFE LBRKT list_signals RBRKT
 		{ ITEM($$, 0, NULL, 0, $1.off); $$->p = tb_seq_sig_list(px, &$3, $5); NN($$->p); }
-	| KW_SIGNAL_LIST EQ_SAFE LBRKT signal_requests RBRKT
+	| KW_SIGNAL_LIST EQ_SAFE LBRKT list_signals RBRKT
 		{ ITEM($$, 0, NULL, 0, $1.off); $$->p = tb_seq_sig_list(px, &$2, $4); NN($$->p); }
-	| KW_SIGNAL_LIST EQ_SAFE_LB signal_requests RBRKT
+	| KW_SIGNAL_LIST EQ_SAFE_LB list_signals RBRKT
 		{ ITEM($$, 0, NULL, 0, $1.off); $$->p = tb_seq_sig_list(px, &$2, $3); NN($$->p); }
 	;
 
-signal_requests
-	: signal_request            { $$ = tb_list_new(px, $1); NN($$); }
-	| signal_requests COMMA signal_request { CK(tb_list_add(px, $1, $3)); $$ = $1; }
+/* signalListParm: a signalRequest with exactly one SignalType. */
+list_signals
+	: list_signal               { $$ = tb_list_new(px, $1); NN($$); }
+	| list_signals COMMA list_signal { CK(tb_list_add(px, $1, $3)); $$ = $1; }
+	;
+
+list_signal
+	: SAFE                      { $$ = NULL; CK(tb_list_signal(px, NULL, &$1)); }
+	| SAFE LBRKT sig_params RBRKT { $$ = $3; CK(tb_signal_name(px, $$, &$1)); CK(tb_list_signal(px, $$, &$1)); }
 	;
 
 signal_request
@@ -1547,9 +1553,9 @@ ia_media_parm
 	| KW_TERMINATION_STATE LBRKT ia_ts_parms RBRKT { ITEM($$, TI_TERMSTATE, $3, 0, $1.off); }
 	;
 
+/* indAudstreamDescriptor's and indAudterminationStateDescriptor's braces hold one item. */
 ia_stream_parms
 	: ia_stream_parm            { $$ = tb_ia_stream_parms(px, NULL, $1); NN($$); }
-	| ia_stream_parms COMMA ia_stream_parm { $$ = tb_ia_stream_parms(px, $1, $3); NN($$); }
 	;
 
 ia_stream_parm
@@ -1574,8 +1580,7 @@ ia_local_parm
 	;
 
 ia_ts_parms
-	: ia_ts_parm                { $$ = tb_ia_term_state(px, NULL, $1); NN($$); }
-	| ia_ts_parms COMMA ia_ts_parm { $$ = tb_ia_term_state(px, $1, $3); NN($$); }
+	: ia_ts_parm                { $$ = tb_ia_term_state(px, $1); NN($$); }
 	;
 
 ia_ts_parm

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "MegacoMessage.h"
+#include "text_model_rules.h"
 #include "text_parse.h"
 #include "version_table.h"
 
@@ -1521,23 +1522,6 @@ int tb_topology_done(text_parse *px, tb_list *l, size_t off)
 static AuditDescriptor_t empty_audit;
 
 /* Whether an audit descriptor names DigitMap or Packages (as a token or a descriptor). */
-static int audits_dm_or_packages(const AuditDescriptor_t *ad)
-{
-	const BIT_STRING_t *bs = ad->auditToken;
-	static const int bits[] = {AuditDescriptor__auditToken_digitMapToken,
-	                           AuditDescriptor__auditToken_packagesToken};
-	for (int i = 0; bs && i < 2; i++)
-		if (bs->size > bits[i] / 8 && (bs->buf[bits[i] / 8] & (0x80 >> (bits[i] % 8))))
-			return 1;
-	for (int i = 0; ad->auditPropertyToken && i < ad->auditPropertyToken->list.count; i++) {
-		int pr = ad->auditPropertyToken->list.array[i]->present;
-		if (pr == IndAuditParameter_PR_indAudDigitMapDescriptor ||
-		    pr == IndAuditParameter_PR_indAudPackagesDescriptor)
-			return 1;
-	}
-	return 0;
-}
-
 void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
 {
 	CommandRequest_t *cr = NEW(px, CommandRequest_t);
@@ -1566,7 +1550,7 @@ void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
 	case TEXT_KW_AUDIT_VALUE: case TEXT_KW_AUDIT_CAP: {
 		AuditRequest_t *a = kw->kw == TEXT_KW_AUDIT_VALUE ? &c->choice.auditValueRequest
 		                                                  : &c->choice.auditCapRequest;
-		if (kw->kw == TEXT_KW_AUDIT_CAP && body && audits_dm_or_packages(body))
+		if (kw->kw == TEXT_KW_AUDIT_CAP && body && text_audits_dm_or_packages(body))
 			return tb_fail(px, MEGACO_ERR_SYNTAX, kw->off,
 			               "DigitMap and Packages may not be audited in AuditCapability "
 			               "(auditItem)"), NULL;
@@ -2540,19 +2524,13 @@ int tb_signal_name(text_parse *px, void *sig, const text_tok *name)
 	return set_tok(px, &((Signal_t *)sig)->signalName, name);
 }
 
-/* Names compare without case (the ABNF's are case-insensitive). */
-static int same_name(const OCTET_STRING_t *a, const OCTET_STRING_t *b)
+/* signalListParm: "exactly once signalType" (at most once is tb_signal_add's). */
+int tb_list_signal(text_parse *px, const void *sig, const text_tok *name)
 {
-	if (a->size != b->size)
+	if (sig && ((const Signal_t *)sig)->sigType)
 		return 0;
-	for (int k = 0; k < a->size; k++) {
-		unsigned x = a->buf[k], y = b->buf[k];
-		x = x >= 'A' && x <= 'Z' ? x + 32 : x;
-		y = y >= 'A' && y <= 'Z' ? y + 32 : y;
-		if (x != y)
-			return 0;
-	}
-	return 1;
+	return tb_fail(px, MEGACO_ERR_SYNTAX, name->off,
+	               "SignalType missing in a signal of a SignalList (it is needed exactly once)");
 }
 
 /* Whether a list of SigParameter or EventParameter (their name first) has name already. */
@@ -2563,7 +2541,7 @@ static int name_in(const void *list, const OCTET_STRING_t *name)
 		const OCTET_STRING_t *n = l->array[i];
 		if (n->size != name->size)
 			continue;
-		if (same_name(n, name))
+		if (text_same_name(n, name))
 			return 1;
 	}
 	return 0;
@@ -2755,7 +2733,7 @@ int tb_stat_add(text_parse *px, tb_list *l, void *stat, size_t comma)
 {
 	const StatisticsParameter_t *st = stat;
 	for (int i = 0; i < l->list.count; i++)
-		if (same_name(&((const StatisticsParameter_t *)l->list.array[i])->statName, &st->statName))
+		if (text_same_name(&((const StatisticsParameter_t *)l->list.array[i])->statName, &st->statName))
 			return tb_twice(px, after_comma(px, comma), "a statistic", "Statistics");
 	return add(px, &l->list, stat);
 }
@@ -2978,15 +2956,13 @@ void *tb_ia_local_control(text_parse *px, void *p, const text_item *it)
 	}
 }
 
-void *tb_ia_term_state(text_parse *px, void *p, const text_item *it)
+void *tb_ia_term_state(text_parse *px, const text_item *it)
 {
-	IndAudTerminationStateDescriptor_t *ts = p;
-	if (!ts && !(ts = NEW(px, IndAudTerminationStateDescriptor_t)))
+	IndAudTerminationStateDescriptor_t *ts = NEW(px, IndAudTerminationStateDescriptor_t);
+	if (!ts)
 		return NULL;
 	switch (it->kind) {
 	case TI_SERVICE_STATE:
-		if (ts->serviceState || ts->serviceStateSel)
-			return tb_twice(px, it->off, "ServiceStates", "TerminationState"), NULL;
 		if (it->n < 0)
 			return (ts->serviceState = new_int(px, 0)) ? ts : NULL;
 		if (GATE(px, it->off, MEGACO_SINCE_IndAudTerminationStateDescriptor_serviceStateSel,
@@ -2994,14 +2970,12 @@ void *tb_ia_term_state(text_parse *px, void *p, const text_item *it)
 			return NULL;
 		return (ts->serviceStateSel = new_long(px, service_state(it->n))) ? ts : NULL;
 	case TI_BUFFER:
-		if (ts->eventBufferControl)
-			return tb_twice(px, it->off, "Buffer", "TerminationState"), NULL;
 		return (ts->eventBufferControl = new_int(px, 0)) ? ts : NULL;
 	default:
 		if (it->n && GATE(px, it->off, MEGACO_SINCE_IndAudPropertyParm_propertyParms,
 		                  "an audit for a property value"))
 			return NULL;
-		return ind_prop_add(px, &ts->propertyParms.list, it->p) ? NULL : ts;
+		return add(px, &ts->propertyParms.list, it->p) ? NULL : ts;
 	}
 }
 

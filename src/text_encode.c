@@ -31,6 +31,7 @@
 #include "MegacoMessage.h"
 #include "internal.h"
 #include "text_enc_writer.h"
+#include "text_model_rules.h"
 #include "validate.h"
 #include "version_table.h"
 
@@ -190,6 +191,16 @@ static int need(enc *e, long v, const char *what)
 	fail(e, MEGACO_ERR_VERSION_MISMATCH, "%s needs H.248.1 version %ld; the message is version %ld",
 	     what, v, e->version);
 	return 0;
+}
+
+/*
+ * A part of the model that is present but that text spells as its absence
+ * (an empty optional list or SEQUENCE, a FALSE flag): refused, since the text
+ * would read back as another message.
+ */
+TW_COLD void no_form(enc *e, const asn_TYPE_descriptor_t *td, const void *node, const char *what)
+{
+	fail_at(e, td, node, MEGACO_ERR_CONSTRAINT, "%s has no text form", what);
 }
 
 /* Braces the ABNF wants something inside of; the model can leave them empty. */
@@ -536,27 +547,13 @@ static void name(enc *e, const OCTET_STRING_t *s, const char *what)
  * event parameters; each item starts with its name): the reader compares
  * names without case. Refused on the item that repeats one.
  */
-static int same_name_ci(const OCTET_STRING_t *a, const OCTET_STRING_t *b)
-{
-	if (a->size != b->size)
-		return 0;
-	for (int k = 0; k < a->size; k++) {
-		unsigned x = a->buf[k], y = b->buf[k];
-		x = x >= 'A' && x <= 'Z' ? x + 32 : x;
-		y = y >= 'A' && y <= 'Z' ? y + 32 : y;
-		if (x != y)
-			return 0;
-	}
-	return 1;
-}
-
 static void names_once(enc *e, const void *list, const asn_TYPE_descriptor_t *item_td,
                        const char *what)
 {
 	const A_SEQUENCE_OF(OCTET_STRING_t) *l = list;
 	for (int i = 1; i < l->count; i++)
 		for (int k = 0; k < i; k++)
-			if (same_name_ci(l->array[k], l->array[i])) {
+			if (text_same_name(l->array[k], l->array[i])) {
 				fail_at(e, item_td, l->array[i], MEGACO_ERR_CONSTRAINT,
 				        "%s given twice has no text form", what);
 				return;
@@ -787,6 +784,20 @@ static void tid(enc *e, const TerminationID_t *t)
 }
 
 /* termIDList: one ID bare, several in square brackets. */
+/* Same octets and wildcards: one termination ID in every form. */
+static int same_tid(const TerminationID_t *a, const TerminationID_t *b)
+{
+	if (a->id.size != b->id.size || a->wildcard.list.count != b->wildcard.list.count ||
+	    (a->id.size > 0 && memcmp(a->id.buf, b->id.buf, (size_t)a->id.size)))
+		return 0;
+	for (int i = 0; i < a->wildcard.list.count; i++) {
+		const WildcardField_t *x = a->wildcard.list.array[i], *y = b->wildcard.list.array[i];
+		if (x->size != y->size || (x->size > 0 && memcmp(x->buf, y->buf, (size_t)x->size)))
+			return 0;
+	}
+	return 1;
+}
+
 static void tid_list(enc *e, TerminationID_t *const *ids, int count, unsigned l)
 {
 	if (count <= 0) {
@@ -878,7 +889,11 @@ static void parm_values(enc *e, OCTET_STRING_t *const *v, int count, int kind, l
 		value(e, v[0]);
 		return;
 	}
-	if (kind == 2 && flag) {
+	if (kind == 2 && !flag) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "range FALSE has no text form");
+		return;
+	}
+	if (kind == 2) {
 		if (count != 2) {
 			fail(e, MEGACO_ERR_CONSTRAINT, "range needs two values, has %d", count);
 			return;
@@ -1069,13 +1084,9 @@ static void local_control(enc *e, const LocalControlDescriptor_t *d, unsigned l)
 		SEP(e, n, l + 1);
 		property(e, d->propertyParms.list.array[i], l + 1);
 	}
+	if (!n)
+		no_form(e, &asn_DEF_LocalControlDescriptor, d, "an empty LocalControl descriptor");
 	rb(e, l);
-}
-
-static int local_control_empty(const LocalControlDescriptor_t *d)
-{
-	return !d->streamMode && !d->reserveGroup && !d->reserveValue &&
-	       !d->propertyParms.list.count;
 }
 
 static void statistics(enc *e, const StatisticsDescriptor_t *d, unsigned l);
@@ -1083,7 +1094,7 @@ static void statistics(enc *e, const StatisticsDescriptor_t *d, unsigned l);
 /* The items of a StreamParms, as members of the enclosing list. */
 static void stream_parms(enc *e, const StreamParms_t *p, int *n, unsigned l)
 {
-	if (p->localControlDescriptor && !local_control_empty(p->localControlDescriptor)) {
+	if (p->localControlDescriptor) {
 		SEP(e, *n, l);
 		local_control(e, p->localControlDescriptor, l);
 	}
@@ -1301,6 +1312,8 @@ static void event_actions(enc *e, const BOOLEAN_t *ka, const EventDM_t *dm,
                           const SecondEventsDescriptor_t *se, const SignalsDescriptor_t *sd,
                           const NotifyBehaviour_t *nb, const NULL_t *rse, int *n, unsigned l)
 {
+	if (ka && !*ka)
+		no_form(e, &asn_DEF_BOOLEAN, ka, "KeepActive FALSE");
 	if (ka && *ka)
 		list_kw(e, n, l, KW_KEEP_ACTIVE);
 	if (ka && *ka && sd)
@@ -1326,10 +1339,10 @@ static void requested_event(enc *e, const RequestedEvent_t *ev, unsigned l)
 {
 	name(e, &ev->pkgdName, "event name");
 	const RequestedActions_t *a = ev->eventAction;
-	int any = ev->streamID || ev->evParList.list.count ||
-	          (a && ((a->keepActive && *a->keepActive) || a->eventDM || a->secondEvent ||
-	                 a->signalsDescriptor || a->notifyBehaviour || a->resetEventsDescriptor));
-	if (!any)
+	if (a && !a->keepActive && !a->eventDM && !a->secondEvent && !a->signalsDescriptor &&
+	    !a->notifyBehaviour && !a->resetEventsDescriptor)
+		no_form(e, &asn_DEF_RequestedActions, a, "an empty eventAction");
+	if (!ev->streamID && !ev->evParList.list.count && !a)
 		return;
 	lb(e, l);
 	int n = 0;
@@ -1351,10 +1364,10 @@ static void second_requested_event(enc *e, const SecondRequestedEvent_t *ev, uns
 {
 	name(e, &ev->pkgdName, "event name");
 	const SecondRequestedActions_t *a = ev->eventAction;
-	int any = ev->streamID || ev->evParList.list.count ||
-	          (a && ((a->keepActive && *a->keepActive) || a->eventDM || a->signalsDescriptor ||
-	                 a->notifyBehaviour || a->resetEventsDescriptor));
-	if (!any)
+	if (a && !a->keepActive && !a->eventDM && !a->signalsDescriptor && !a->notifyBehaviour &&
+	    !a->resetEventsDescriptor)
+		no_form(e, &asn_DEF_SecondRequestedActions, a, "an empty eventAction");
+	if (!ev->streamID && !ev->evParList.list.count && !a)
 		return;
 	lb(e, l);
 	int n = 0;
@@ -1377,8 +1390,13 @@ static void events_list(enc *e, const RequestID_t *rid, int count, unsigned l, i
                         void *const *array)
 {
 	kw(e, KW_EVENTS);
-	if (!count)
+	if (!count) {
+		/* A bare "Events" has no request ID. */
+		if (rid)
+			fail(e, MEGACO_ERR_CONSTRAINT,
+			     "Events descriptor with a request ID and no events has no text form");
 		return;
+	}
 	if (!rid) {
 		fail(e, MEGACO_ERR_CONSTRAINT, "Events descriptor with events but no request ID");
 		return;
@@ -1478,6 +1496,8 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 	int nc = 0;
 	for (int i = 0; i < 5; i++)
 		nc |= bit(s->notifyCompletion, i);
+	if (s->keepActive && !*s->keepActive)
+		no_form(e, &asn_DEF_BOOLEAN, s->keepActive, "KeepActive FALSE");
 	if (!s->streamID && !s->sigType && !s->duration && !nc && !(s->keepActive && *s->keepActive) &&
 	    !s->sigParList.list.count && !s->direction && !s->requestID && !s->intersigDelay)
 		return;
@@ -1565,8 +1585,13 @@ static void signals(enc *e, const SignalsDescriptor_t *d, unsigned l)
 			lb(e, l + 1);
 			nonempty(e, q->signalList.list.count, "SignalList");
 			for (int k = 0, m = 0; k < q->signalList.list.count; k++) {
+				const Signal_t *sg = q->signalList.list.array[k];
+				/* signalListParm: "exactly once signalType". */
+				if (!sg->sigType)
+					fail_at(e, &asn_DEF_Signal, sg, MEGACO_ERR_CONSTRAINT,
+					        "a SignalList's signal without a signal type has no text form");
 				SEP(e, m, l + 2);
-				signal(e, q->signalList.list.array[k], l + 2);
+				signal(e, sg, l + 2);
 			}
 			rb(e, l + 1);
 		} else {
@@ -1633,16 +1658,22 @@ static void digit_map(enc *e, const DigitMapDescriptor_t *d, unsigned l)
 static void statistics(enc *e, const StatisticsDescriptor_t *d, unsigned l)
 {
 	kw(e, KW_STATS);
-	if (!d->list.count)
+	if (!d->list.count) {
+		no_form(e, &asn_DEF_StatisticsDescriptor, d, "an empty Statistics descriptor");
 		return;
+	}
 	names_once(e, &d->list, &asn_DEF_StatisticsParameter, "a statistic");
 	lb(e, l);
 	for (int i = 0, n = 0; i < d->list.count; i++) {
 		const StatisticsParameter_t *p = d->list.array[i];
 		SEP(e, n, l + 1);
 		name(e, &p->statName, "statistic name");
-		if (!p->statValue || !p->statValue->list.count)
+		if (!p->statValue)
 			continue;
+		if (!p->statValue->list.count) {
+			no_form(e, &asn_DEF_StatisticsParameter, p, "a statistic with an empty value list");
+			return;
+		}
 		if (p->statValue->list.count == 1) {
 			eq(e);
 			value(e, p->statValue->list.array[0]);
@@ -1682,7 +1713,13 @@ static void packages(enc *e, const PackagesDescriptor_t *d, unsigned l)
 
 /* ------------------------------------------------------ individual audit */
 
-static void ind_aud_property(enc *e, const IndAudPropertyParm_t *p, int *n, unsigned l)
+/*
+ * An audited property: "p/n", or for an audit by value "p/n, p/n=v" (two
+ * items, as Erlang megaco writes and reads them), or with one_item the
+ * "p/n=v" alone, which reads back the same.
+ */
+static void ind_aud_property(enc *e, const IndAudPropertyParm_t *p, int *n, int one_item,
+                             unsigned l)
 {
 	/* "p/n, p/n=v" reads back as one item only when both name the same property. */
 	if (p->propertyParms && (p->propertyParms->name.size != p->name.size ||
@@ -1693,9 +1730,11 @@ static void ind_aud_property(enc *e, const IndAudPropertyParm_t *p, int *n, unsi
 		return;
 	}
 	SEP(e, *n, l);
-	name(e, &p->name, "property name");
+	if (!p->propertyParms || !one_item)
+		name(e, &p->name, "property name");
 	if (p->propertyParms && need(e, MEGACO_SINCE_IndAudPropertyParm_propertyParms, "audit selection by property value")) {
-		SEP(e, *n, l);
+		if (!one_item)
+			SEP(e, *n, l);
 		property(e, p->propertyParms, l);
 	}
 }
@@ -1753,9 +1792,14 @@ static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l
 			list_kw(e, &m, l + 1, KW_RESERVED_VALUE);
 		if (c->reserveGroup)
 			list_kw(e, &m, l + 1, KW_RESERVED_GROUP);
+		if (c->streamMode && c->streamModeSel)
+			no_form(e, &asn_DEF_IndAudLocalControlDescriptor, c,
+			        "streamMode with streamModeSel (Mode twice)");
+		if (c->propertyParms && !c->propertyParms->list.count)
+			no_form(e, &asn_DEF_IndAudLocalControlDescriptor, c, "an empty propertyParms");
 		if (c->propertyParms)
 			for (int i = 0; i < c->propertyParms->list.count; i++)
-				ind_aud_property(e, c->propertyParms->list.array[i], &m, l + 1);
+				ind_aud_property(e, c->propertyParms->list.array[i], &m, 0, l + 1);
 		if (c->streamModeSel && need(e, MEGACO_SINCE_IndAudLocalControlDescriptor_streamModeSel, "audit selection by stream mode")) {
 			SEP(e, m, l + 1);
 			stream_mode(e, *c->streamModeSel);
@@ -1782,11 +1826,18 @@ static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescri
                                       unsigned l)
 {
 	static const int svc[] = { KW_TEST, KW_OUT_OF_SVC, KW_IN_SVC };
+	/* indAudterminationStateDescriptor's braces hold one indAudterminationStateParm. */
+	if (d->propertyParms.list.count + !!d->eventBufferControl + !!d->serviceState +
+	            !!d->serviceStateSel != 1) {
+		no_form(e, &asn_DEF_IndAudTerminationStateDescriptor, d,
+		        "an audited TerminationState descriptor with other than one item");
+		return;
+	}
 	kw(e, KW_TERMINATION_STATE);
 	lb(e, l);
 	int n = 0;
 	for (int i = 0; i < d->propertyParms.list.count; i++)
-		ind_aud_property(e, d->propertyParms.list.array[i], &n, l + 1);
+		ind_aud_property(e, d->propertyParms.list.array[i], &n, 1, l + 1);
 	if (d->eventBufferControl)
 		list_kw(e, &n, l + 1, KW_BUFFER);
 	if (d->serviceState)
@@ -1800,7 +1851,6 @@ static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescri
 		else
 			fail(e, MEGACO_ERR_CONSTRAINT, "service state %ld", s);
 	}
-	nonempty(e, n, "audited TerminationState descriptor");
 	rb(e, l);
 }
 
@@ -1840,6 +1890,9 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 		 * its v2 printer a Stream one level deeper than its v3 one does.
 		 */
 		nonempty(e, d->termStateDescr || d->streams, "audited Media descriptor");
+		if (d->streams && d->streams->present == IndAudMediaDescriptor__streams_PR_multiStream &&
+		    !d->streams->choice.multiStream.list.count)
+			no_form(e, &asn_DEF_IndAudMediaDescriptor, d, "an empty multiStream");
 		if (d->streams && d->streams->present == IndAudMediaDescriptor__streams_PR_oneStream) {
 			nonempty(e, ind_aud_stream_parms(e, &d->streams->choice.oneStream, l + 2),
 			         "audited Media descriptor");
@@ -1848,11 +1901,16 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 			for (int i = 0, n = 0; i < d->streams->choice.multiStream.list.count; i++) {
 				const IndAudStreamDescriptor_t *s =
 					d->streams->choice.multiStream.list.array[i];
+				/* indAudstreamDescriptor's braces hold one indAudstreamParm. */
+				const IndAudStreamParms_t *sp = &s->streamParms;
+				if (!!sp->localControlDescriptor + !!sp->localDescriptor +
+				            !!sp->remoteDescriptor + !!sp->statisticsDescriptor != 1)
+					no_form(e, &asn_DEF_IndAudStreamDescriptor, s,
+					        "an audited Stream descriptor with other than one item");
 				SEP(e, n, sl);
 				stream_eq(e, s->streamID);
 				lb(e, sl);
-				nonempty(e, ind_aud_stream_parms(e, &s->streamParms, sl + 2),
-				         "audited Stream descriptor");
+				ind_aud_stream_parms(e, sp, sl + 2);
 				rb(e, sl);
 			}
 		}
@@ -1910,11 +1968,14 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 		break;
 	}
 	case IndAuditParameter_PR_indAudDigitMapDescriptor:
-		kw(e, KW_DIGIT_MAP);
-		if (p->choice.indAudDigitMapDescriptor.digitMapName) {
-			eq(e);
-			name(e, p->choice.indAudDigitMapDescriptor.digitMapName, "digit map name");
+		/* indAuddigitMapDescriptor = DigitMapToken EQUAL digitMapName; a bare one is the token. */
+		if (!p->choice.indAudDigitMapDescriptor.digitMapName) {
+			no_form(e, &asn_DEF_IndAuditParameter, p,
+			        "an audited DigitMap descriptor without a name");
+			break;
 		}
+		kw_eq(e, KW_DIGIT_MAP);
+		name(e, p->choice.indAudDigitMapDescriptor.digitMapName, "digit map name");
 		break;
 	case IndAuditParameter_PR_indAudStatisticsDescriptor:
 		ind_aud_statistics(e, &p->choice.indAudStatisticsDescriptor, l);
@@ -1970,12 +2031,25 @@ static int audit_tokens_writable(const BIT_STRING_t *b)
 	return 1;
 }
 
+/*
+ * An AuditDescriptor whose parts text can tell apart from their absence: an
+ * auditToken with a token and none past eventBufferToken, a non-empty
+ * auditPropertyToken list, and something in it.
+ */
+static int audit_items_writable(const AuditDescriptor_t *d)
+{
+	return (!d->auditToken || audit_tokens_writable(d->auditToken)) &&
+	       (!d->auditPropertyToken || d->auditPropertyToken->list.count) &&
+	       (d->auditToken || d->auditPropertyToken);
+}
+
 static void audit_descriptor(enc *e, const AuditDescriptor_t *d, unsigned l)
 {
 	int props = d->auditPropertyToken && d->auditPropertyToken->list.count;
-	if (d->auditToken && !audit_tokens_writable(d->auditToken)) {
+	if ((d->auditToken || d->auditPropertyToken) && !audit_items_writable(d)) {
 		fail_at(e, &asn_DEF_AuditDescriptor, d, MEGACO_ERR_CONSTRAINT,
-		        "auditToken with no token or one past eventBufferToken has no text form");
+		        "auditToken with no token or one past eventBufferToken, or an empty "
+		        "auditPropertyToken, has no text form");
 		return;
 	}
 	kw(e, KW_AUDIT);
@@ -2065,12 +2139,13 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 		SEP(e, n, l + 1);
 		profile(e, p->serviceChangeProfile);
 	}
-	if (p->serviceChangeReason.list.count > 1) {
-		fail(e, MEGACO_ERR_CONSTRAINT, "service change reason with %d values; text has one",
-		     p->serviceChangeReason.list.count);
+	if (p->serviceChangeReason.list.count != 1) {
+		fail_at(e, &asn_DEF_ServiceChangeParm, p, MEGACO_ERR_CONSTRAINT,
+		        "service change reason with %d values; text has one",
+		        p->serviceChangeReason.list.count);
 		return;
 	}
-	if (p->serviceChangeReason.list.count) {
+	{
 		/* The ABNF wants the reason quoted, always. */
 		const OCTET_STRING_t *r = p->serviceChangeReason.list.array[0];
 		SEP(e, n, l + 1);
@@ -2093,6 +2168,11 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 	if (p->serviceChangeInfo && need(e, MEGACO_SINCE_ServiceChangeParm_serviceChangeInfo, "ServiceChange audit items")) {
 		/* serviceChangeParm carries auditItems inline, not an Audit descriptor. */
 		const AuditDescriptor_t *a = p->serviceChangeInfo;
+		if (!audit_items_writable(a)) {
+			no_form(e, &asn_DEF_AuditDescriptor, a,
+			        "an empty AuditDescriptor, empty list or unknown token in Services");
+			return;
+		}
 		audit_tokens(e, a->auditToken, &n, l + 1);
 		if (a->auditPropertyToken)
 			for (int i = 0; i < a->auditPropertyToken->list.count; i++) {
@@ -2205,17 +2285,32 @@ static void audit_return_parameter(enc *e, const AuditReturnParameter_t *p, unsi
 	}
 }
 
-/* terminationAudit: " { ... }" unless nothing in it produces text. */
-static void termination_audit(enc *e, const TerminationAudit_t *a, unsigned l)
+/*
+ * terminationAudit: " { ... }", nothing for an empty one. Bare audit tokens
+ * read back as one emptyDescriptors after the other items, so that is the
+ * only emptyDescriptors text can write; an empty optional terminationAudit
+ * (optional) is its absence.
+ */
+static void termination_audit(enc *e, const TerminationAudit_t *a, int optional, unsigned l)
 {
-	int any = 0;
-	for (int i = 0; a && i < a->list.count && !any; i++) {
-		const AuditReturnParameter_t *p = a->list.array[i];
-		any = p->present != AuditReturnParameter_PR_emptyDescriptors ||
-		      has_tokens(p->choice.emptyDescriptors.auditToken);
-	}
-	if (!any)
+	if (!a)
 		return;
+	for (int i = 0; i < a->list.count; i++) {
+		const AuditReturnParameter_t *p = a->list.array[i];
+		const AuditDescriptor_t *d = &p->choice.emptyDescriptors;
+		if (p->present == AuditReturnParameter_PR_emptyDescriptors &&
+		    (i != a->list.count - 1 || !d->auditToken || !audit_tokens_writable(d->auditToken) ||
+		     d->auditPropertyToken)) {
+			no_form(e, &asn_DEF_AuditReturnParameter, p,
+			        "emptyDescriptors other than audit tokens after the other items");
+			return;
+		}
+	}
+	if (!a->list.count) {
+		if (optional)
+			no_form(e, &asn_DEF_TerminationAudit, a, "an empty terminationAudit");
+		return;
+	}
 	lb(e, l);
 	for (int i = 0, n = 0; i < a->list.count; i++) {
 		const AuditReturnParameter_t *p = a->list.array[i];
@@ -2277,12 +2372,22 @@ static void command(enc *e, const Command_t *c, unsigned l)
 		                                  ? &c->choice.auditCapRequest
 		                                  : &c->choice.auditValueRequest;
 		kw_eq(e, c->present == Command_PR_auditCapRequest ? KW_AUDIT_CAP : KW_AUDIT_VALUE);
+		/* A list reads back as terminationID = its first, and a list of one as no list. */
+		if (r->terminationIDList &&
+		    (r->terminationIDList->list.count < 2 ||
+		     !same_tid(&r->terminationID, r->terminationIDList->list.array[0])))
+			no_form(e, &asn_DEF_AuditRequest, r,
+			        "a terminationIDList of fewer than two, or not starting with terminationID,");
 		if (r->terminationIDList && need(e, MEGACO_SINCE_AuditRequest_terminationIDList, "audit of a termination ID list")) {
 			tid_list(e, r->terminationIDList->list.array, r->terminationIDList->list.count, l);
 		} else {
 			TerminationID_t *one = (TerminationID_t *)&r->terminationID;
 			tid_list(e, &one, 1, l);
 		}
+		if (c->present == Command_PR_auditCapRequest &&
+		    text_audits_dm_or_packages(&r->auditDescriptor))
+			fail_at(e, &asn_DEF_AuditDescriptor, &r->auditDescriptor, MEGACO_ERR_CONSTRAINT,
+			        "DigitMap and Packages may not be audited in AuditCapability (auditItem)");
 		lb(e, l);
 		audit_descriptor(e, &r->auditDescriptor, l + 1);
 		rb(e, l);
@@ -2332,15 +2437,20 @@ static void audit_reply(enc *e, int kwid, const AuditReply_t *r, unsigned l)
 	case AuditReply_PR_auditResult: {
 		TerminationID_t *one = (TerminationID_t *)&r->choice.auditResult.terminationID;
 		tid_list(e, &one, 1, l);
-		termination_audit(e, &r->choice.auditResult.terminationAuditResult, l);
+		termination_audit(e, &r->choice.auditResult.terminationAuditResult, 0, l);
 		break;
 	}
 	case AuditReply_PR_auditResultTermList:
 		if (!need(e, MEGACO_SINCE_AuditReply_auditResultTermList, "audit reply for a termination ID list"))
 			break;
+		if (r->choice.auditResultTermList.terminationIDList.list.count < 2) {
+			/* One termination ID reads back as auditResult. */
+			no_form(e, &asn_DEF_AuditReply, r, "an auditResultTermList of fewer than two IDs");
+			break;
+		}
 		tid_list(e, r->choice.auditResultTermList.terminationIDList.list.array,
 		         r->choice.auditResultTermList.terminationIDList.list.count, l);
-		termination_audit(e, &r->choice.auditResultTermList.terminationAuditResult, l);
+		termination_audit(e, &r->choice.auditResultTermList.terminationAuditResult, 0, l);
 		break;
 	default: fail(e, MEGACO_ERR_CONSTRAINT, "audit reply has no alternative"); break;
 	}
@@ -2360,7 +2470,7 @@ static void command_reply(enc *e, const CommandReply_t *c, unsigned l)
 		                                                                 : &c->choice.subtractReply;
 		kw_eq(e, kws[c->present - CommandReply_PR_addReply]);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
-		termination_audit(e, r->terminationAudit, l);
+		termination_audit(e, r->terminationAudit, 1, l);
 		break;
 	}
 	case CommandReply_PR_auditCapReply:
@@ -2497,6 +2607,10 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 
 static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, unsigned l)
 {
+	if (a->contextPropAud && !a->contextPropAud->list.count) {
+		no_form(e, &asn_DEF_ContextAttrAuditRequest, a, "an empty contextPropAud");
+		return;
+	}
 	int v3 = a->iepscallind || (a->contextPropAud && a->contextPropAud->list.count) ||
 	         a->selectpriority || a->selectemergency || a->selectiepscallind || a->selectLogic;
 	if (v3 && !need(e, MEGACO_SINCE_ContextAttrAuditRequest_selectLogic, "ContextAudit selection, IEPS or properties"))
@@ -2515,7 +2629,7 @@ static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, un
 		list_kw(e, &m, l + 1, KW_IEPS);
 	if (a->contextPropAud)
 		for (int i = 0; i < a->contextPropAud->list.count; i++)
-			ind_aud_property(e, a->contextPropAud->list.array[i], &m, l + 1);
+			ind_aud_property(e, a->contextPropAud->list.array[i], &m, 0, l + 1);
 	if (a->selectpriority) {
 		SEP(e, m, l + 1);
 		kw_eq(e, KW_PRIORITY);
@@ -2679,6 +2793,10 @@ static void transaction(enc *e, const Transaction_t *t)
 	}
 	case Transaction_PR_transactionResponseAck: {
 		const TransactionResponseAck_t *r = &t->choice.transactionResponseAck;
+		if (!r->list.count) {
+			no_form(e, &asn_DEF_Transaction, t, "an empty TransactionResponseAck");
+			return;
+		}
 		kw(e, KW_RESPONSE_ACK);
 		lb(e, 0);
 		for (int i = 0, n = 0; i < r->list.count; i++) {

@@ -313,7 +313,7 @@ static const struct {
 	{"signals full", REQ("Modify = t1 { Signals { cg/rt { Stream = 1, SignalType = TimeOut, "
 	 "Duration = 500, NotifyCompletion = { TimeOut, IntByEvent, Iteration }, KeepActive, "
 	 "SPADirection = External, SPARequestID = 9, Intersignal = 10, x = y }, "
-	 "SignalList = 3 { a/b, a/c { SignalType = Brief } } } }"),
+	 "SignalList = 3 { a/b { SignalType = OnOff }, a/c { SignalType = Brief } } } }"),
 	 "sigType: 2|duration: 500|notifyCompletion: C8|direction: 1|requestID: 9|intersigDelay: 10|"
 	 "SeqSigList ::= {|id: 3"},
 	{"signals empty", "MEGACO/1 [1.2.3.4] T=1{C=1{MF=t1{SG{}}}}", "SignalsDescriptor ::= {"},

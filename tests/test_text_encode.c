@@ -407,6 +407,7 @@ static void b_signals(void)
 	rq->choice.seqSigList.id = 7;
 	Signal_t *s1 = NEW(Signal_t);
 	os(&s1->signalName, "an/apf");
+	s1->sigType = L(SignalType_brief); /* exactly once in a SignalList */
 	SigParameter_t *p = NEW(SigParameter_t);
 	os(&p->sigParameterName, "an");
 	app(&p->value.list, osnew("welcome"));
@@ -733,6 +734,89 @@ static void e_audit_token_zero(void)
 	c->command.choice.auditValueRequest.terminationID = *T("t/1");
 	c->command.choice.auditValueRequest.auditDescriptor.auditToken = bits(0, 10);
 }
+/* Present but empty: text spells these as absence, so they are refused. */
+static void e_empty_event_action(void)
+{
+	AmmRequest_t *r = amm(request(msg(1), 1, 1), Command_PR_modReq, "t/1");
+	EventsDescriptor_t *d = &desc(r, AmmDescriptor_PR_eventsDescriptor)->choice.eventsDescriptor;
+	d->requestID = UL(5);
+	event(d, "al/on")->eventAction = NEW(RequestedActions_t);
+}
+static void e_empty_second_event_action(void)
+{
+	AmmRequest_t *r = amm(request(msg(1), 1, 1), Command_PR_modReq, "t/1");
+	EventsDescriptor_t *d = &desc(r, AmmDescriptor_PR_eventsDescriptor)->choice.eventsDescriptor;
+	d->requestID = UL(5);
+	RequestedActions_t *a = event(d, "al/on")->eventAction = NEW(RequestedActions_t);
+	a->secondEvent = NEW(SecondEventsDescriptor_t);
+	a->secondEvent->requestID = UL(6);
+	SecondRequestedEvent_t *se = NEW(SecondRequestedEvent_t);
+	os(&se->pkgdName, "al/of");
+	se->eventAction = NEW(SecondRequestedActions_t);
+	app(&a->secondEvent->eventList.list, se);
+}
+static void e_keep_active_false(void)
+{
+	AmmRequest_t *r = amm(request(msg(1), 1, 1), Command_PR_modReq, "t/1");
+	EventsDescriptor_t *d = &desc(r, AmmDescriptor_PR_eventsDescriptor)->choice.eventsDescriptor;
+	d->requestID = UL(5);
+	RequestedActions_t *a = event(d, "al/on")->eventAction = NEW(RequestedActions_t);
+	a->keepActive = B(0);
+}
+static void e_empty_audit_in_services(void)
+{
+	CommandRequest_t *c = command(request(msg(2), 1, 1), Command_PR_serviceChangeReq);
+	ServiceChangeRequest_t *sc = &c->command.choice.serviceChangeReq;
+	app(&sc->terminationID.list, T("ROOT"));
+	app(&sc->serviceChangeParms.serviceChangeReason.list, osnew("901"));
+	sc->serviceChangeParms.serviceChangeInfo = NEW(AuditDescriptor_t);
+}
+static void e_audit_cap_digit_map(void)
+{
+	CommandRequest_t *c = command(request(msg(1), 1, 1), Command_PR_auditCapRequest);
+	c->command.choice.auditCapRequest.terminationID = *T("t/1");
+	c->command.choice.auditCapRequest.auditDescriptor.auditToken = bits(1u << 5, 10);
+}
+static void b_audit_value_digit_map(void)
+{
+	CommandRequest_t *c = command(request(msg(1), 1, 1), Command_PR_auditValueRequest);
+	c->command.choice.auditValueRequest.terminationID = *T("t/1");
+	c->command.choice.auditValueRequest.auditDescriptor.auditToken = bits(1u << 5, 10);
+}
+static void e_empty_response_ack(void)
+{
+	(void)trans(msg(1), Transaction_PR_transactionResponseAck);
+}
+static void e_empty_statistics(void)
+{
+	AmmRequest_t *r = amm(request(msg(3), 1, 1), Command_PR_modReq, "t/1");
+	(void)desc(r, AmmDescriptor_PR_statisticsDescriptor);
+}
+static void e_signal_list_no_type(void)
+{
+	AmmRequest_t *r = amm(request(msg(1), 1, 1), Command_PR_modReq, "t/1");
+	SignalsDescriptor_t *sd = &desc(r, AmmDescriptor_PR_signalsDescriptor)->choice.signalsDescriptor;
+	SignalRequest_t *rq = NEW(SignalRequest_t);
+	rq->present = SignalRequest_PR_seqSigList;
+	Signal_t *s1 = NEW(Signal_t);
+	os(&s1->signalName, "an/apf");
+	app(&rq->choice.seqSigList.signalList.list, s1);
+	app(&sd->list, rq);
+}
+static void e_ind_aud_term_state_two(void)
+{
+	CommandRequest_t *c = command(request(msg(2), 1, 1), Command_PR_auditValueRequest);
+	c->command.choice.auditValueRequest.terminationID = *T("t/1");
+	AuditDescriptor_t *ad = &c->command.choice.auditValueRequest.auditDescriptor;
+	ad->auditPropertyToken = NEW(struct AuditDescriptor__auditPropertyToken);
+	IndAuditParameter_t *p = NEW(IndAuditParameter_t);
+	p->present = IndAuditParameter_PR_indAudMediaDescriptor;
+	IndAudTerminationStateDescriptor_t *ts = NEW(IndAudTerminationStateDescriptor_t);
+	ts->serviceState = B(0);
+	ts->eventBufferControl = B(0);
+	p->choice.indAudMediaDescriptor.termStateDescr = ts;
+	app(&ad->auditPropertyToken->list, p);
+}
 static void e_audit_token_past_ten(void)
 {
 	MegacoMessage_t *m = msg(1);
@@ -811,8 +895,16 @@ static void b_empty_events(void)
 {
 	MegacoMessage_t *m = msg(1);
 	AmmRequest_t *r = amm(request(m, 1, 1), Command_PR_modReq, "t/1");
-	desc(r, AmmDescriptor_PR_eventsDescriptor)->choice.eventsDescriptor.requestID = UL(5);
+	desc(r, AmmDescriptor_PR_eventsDescriptor);
 	desc(r, AmmDescriptor_PR_signalsDescriptor);
+}
+
+/* A request ID and no events: a bare "Events" would lose the ID. */
+static void e_events_id_no_events(void)
+{
+	MegacoMessage_t *m = msg(1);
+	AmmRequest_t *r = amm(request(m, 1, 1), Command_PR_modReq, "t/1");
+	desc(r, AmmDescriptor_PR_eventsDescriptor)->choice.eventsDescriptor.requestID = UL(5);
 }
 
 typedef struct enc_case {
@@ -877,7 +969,8 @@ static const enc_case cases[] = {
 	     "EB{tonedet/std{tl=*}}}}}" },
 	{ "signals, digit map, statistics", b_signals, MEGACO_OK,
 	  H3 "Transaction = 6 {\n\tContext = 3 {\n\t\tModify = t/2 {\n\t\t\tSignals {\n"
-	     "\t\t\t\tSignalList = 7 {\n\t\t\t\t\tan/apf {\n\t\t\t\t\t\tan=welcome\n\t\t\t\t\t}\n"
+	     "\t\t\t\tSignalList = 7 {\n\t\t\t\t\tan/apf {\n\t\t\t\t\t\tSignalType = Brief,\n"
+	     "\t\t\t\t\t\tan=welcome\n\t\t\t\t\t}\n"
 	     "\t\t\t\t},\n\t\t\t\tcg/rt {\n\t\t\t\t\tStream = 1,\n\t\t\t\t\tSignalType = TimeOut,\n"
 	     "\t\t\t\t\tDuration = 300,\n\t\t\t\t\tNotifyCompletion =  {\n\t\t\t\t\t\tTimeOut,\n"
 	     "\t\t\t\t\t\tIntBySigDescr,\n\t\t\t\t\t\tIteration\n\t\t\t\t\t},\n"
@@ -885,7 +978,7 @@ static const enc_case cases[] = {
 	     "\t\t\t\t\tIntersignal = 5\n\t\t\t\t}\n\t\t\t},\n\t\t\tDigitMap =  {\n"
 	     "\t\t\t\tL:9,\n\t\t\t\tZ:2,\n\t\t\t\t(0|1x)\n\t\t\t},\n\t\t\tStatistics {\n"
 	     "\t\t\t\trtp/ps [ 12, 13 ] \n\t\t\t}\n\t\t}\n\t}\n}",
-	  C3 "T=6{C=3{MF=t/2{SG{SL=7{an/apf{an=welcome}},cg/rt{ST=1,SY=TO,DR=300,NC={TO,IBS,IR},"
+	  C3 "T=6{C=3{MF=t/2{SG{SL=7{an/apf{SY=BR,an=welcome}},cg/rt{ST=1,SY=TO,DR=300,NC={TO,IBS,IR},"
 	     "KA,SPADI=B,SPARQ=77,SPAIS=5}},DM={L:9,Z:2,(0|1x)},SA{rtp/ps[12,13]}}}}" },
 	{ "subtract, audit, move, notify", b_commands, MEGACO_OK,
 	  H3 "Transaction = 7 {\n\tContext = - {\n\t\tO-W-Subtract = t/* {\n\t\t\tAudit {\n"
@@ -953,6 +1046,8 @@ static const enc_case cases[] = {
 	  H1 "Transaction = 1 {\n\tContext = 1 {\n\t\tModify = t/1 {\n\t\t\tEvents,\n"
 	     "\t\t\tSignals\n\t\t}\n\t}\n}",
 	  C1 "T=1{C=1{MF=t/1{E,SG}}}" },
+	{ "Events with a request ID and no events", e_events_id_no_events, MEGACO_ERR_CONSTRAINT,
+	  "request ID and no events has no text form", NULL },
 	{ "nonStandardData", e_non_standard_data, MEGACO_ERR_UNSUPPORTED, "nonStandardData", NULL },
 	{ "brace in a digit map body", e_digit_map_brace, MEGACO_ERR_CONSTRAINT, "digit map body",
 	  NULL },
@@ -971,6 +1066,28 @@ static const enc_case cases[] = {
 	  "actionReplies[0].contextReply: an empty contextReply", NULL },
 	{ "empty list in a context request", e_empty_context_request, MEGACO_ERR_CONSTRAINT,
 	  "actions[0].contextRequest: an empty context request or empty list", NULL },
+	{ "empty eventAction", e_empty_event_action, MEGACO_ERR_CONSTRAINT,
+	  "eventList[0].eventAction: an empty eventAction has no text form", NULL },
+	{ "empty SecondRequestedActions", e_empty_second_event_action, MEGACO_ERR_CONSTRAINT,
+	  "secondEvent.eventList[0].eventAction: an empty eventAction", NULL },
+	{ "KeepActive FALSE", e_keep_active_false, MEGACO_ERR_CONSTRAINT,
+	  "eventAction.keepActive: KeepActive FALSE has no text form", NULL },
+	{ "empty AuditDescriptor in Services", e_empty_audit_in_services, MEGACO_ERR_CONSTRAINT,
+	  "serviceChangeInfo: an empty AuditDescriptor", NULL },
+	{ "DigitMap audited in AuditCapability", e_audit_cap_digit_map, MEGACO_ERR_CONSTRAINT,
+	  "auditCapRequest.auditDescriptor: DigitMap and Packages may not be audited", NULL },
+	{ "DigitMap audited in AuditValue", b_audit_value_digit_map, MEGACO_OK,
+	  H1 "Transaction = 1 {\n\tContext = 1 {\n\t\tAuditValue = t/1 {\n\t\t\tAudit {\n"
+	     "\t\t\t\tDigitMap\n\t\t\t}\n\t\t}\n\t}\n}",
+	  C1 "T=1{C=1{AV=t/1{AT{DM}}}}" },
+	{ "empty TransactionResponseAck", e_empty_response_ack, MEGACO_ERR_CONSTRAINT,
+	  "transactions[0]: an empty TransactionResponseAck has no text form", NULL },
+	{ "empty Statistics descriptor", e_empty_statistics, MEGACO_ERR_CONSTRAINT,
+	  "statisticsDescriptor: an empty Statistics descriptor", NULL },
+	{ "SignalList signal without SignalType", e_signal_list_no_type, MEGACO_ERR_CONSTRAINT,
+	  "signalList[0]: a SignalList's signal without a signal type", NULL },
+	{ "audited TerminationState of two items", e_ind_aud_term_state_two, MEGACO_ERR_CONSTRAINT,
+	  "termStateDescr: an audited TerminationState descriptor with other than one item", NULL },
 	{ "auditToken without a token", e_audit_token_zero, MEGACO_ERR_CONSTRAINT,
 	  "auditDescriptor: auditToken", NULL },
 	{ "auditToken past eventBufferToken", e_audit_token_past_ten, MEGACO_ERR_CONSTRAINT,

@@ -1,0 +1,49 @@
+/*
+ * Facts about the model that both text directions apply: the decoder
+ * (text_build.c) refuses what breaks them and the encoder (text_encode.c)
+ * refuses to write a model that would be refused when read back. One copy
+ * each, so the two cannot drift apart.
+ */
+#ifndef MEGACO_TEXT_MODEL_RULES_H
+#define MEGACO_TEXT_MODEL_RULES_H
+
+#include "AuditDescriptor.h"
+#include "OCTET_STRING.h"
+
+/* Names compare without case (the ABNF's are case-insensitive). */
+static inline int text_same_name(const OCTET_STRING_t *a, const OCTET_STRING_t *b)
+{
+	if (a->size != b->size)
+		return 0;
+	for (int k = 0; k < a->size; k++) {
+		unsigned x = a->buf[k], y = b->buf[k];
+		x = x >= 'A' && x <= 'Z' ? x + 32 : x;
+		y = y >= 'A' && y <= 'Z' ? y + 32 : y;
+		if (x != y)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * auditItem: "DigitMapToken and PackagesToken are not allowed in
+ * AuditCapabilities command" (tokens or individual descriptors).
+ */
+static inline int text_audits_dm_or_packages(const AuditDescriptor_t *ad)
+{
+	const BIT_STRING_t *bs = ad->auditToken;
+	static const int bits[] = { AuditDescriptor__auditToken_digitMapToken,
+		                    AuditDescriptor__auditToken_packagesToken };
+	for (int i = 0; bs && i < 2; i++)
+		if (bs->size > bits[i] / 8 && (bs->buf[bits[i] / 8] & (0x80 >> (bits[i] % 8))))
+			return 1;
+	for (int i = 0; ad->auditPropertyToken && i < ad->auditPropertyToken->list.count; i++) {
+		int pr = ad->auditPropertyToken->list.array[i]->present;
+		if (pr == IndAuditParameter_PR_indAudDigitMapDescriptor ||
+		    pr == IndAuditParameter_PR_indAudPackagesDescriptor)
+			return 1;
+	}
+	return 0;
+}
+
+#endif
