@@ -87,7 +87,38 @@ rc=0; "$dump" bad.pcap > bad.sum || rc=$?
 grep -q "^$((nfiles + 1)) .* decode error: .*line 1" bad.sum || fail "bad message not reported: $(tail -1 bad.sum)"
 [[ $(grep -vc 'decode error' bad.sum) == "$nfiles" ]] || fail "bad message: the others are not all there"
 
-echo "dump_cli: capture checks passed ($nfiles messages, ${#variants[@]} variants)"
+# --- decoding threads: the same output, in the same order, with any number --
+# (a capture of several batches, with decode failures and warnings among
+# the messages, so that their order against the output is checked too)
+printf 'MEGACO/1 [1.2.3.4]:5 Transaction = {' > broken
+# shellcheck disable=SC2086
+"$mkpcap" --count 3000 -o many.pcap $files broken
+"$mkpcap" --transport tcp --segment 9 --truncate 3 -o cuttcp.pcap $files
+for mode in "" "--json" "--stats" "--to pretty" "--count" "--last --tid 10003"; do
+  for cap in many.pcap cuttcp.pcap; do
+    # shellcheck disable=SC2086
+    "$dump" --threads 0 $mode $cap > t0.out 2>&1 || true
+    for t in 1 3; do
+      # shellcheck disable=SC2086
+      "$dump" --threads $t $mode $cap > t.out 2>&1 || true
+      cmp -s t0.out t.out || fail "--threads $t $mode $cap: output differs from --threads 0"
+    done
+  done
+done
+n=$(grep -c 'decode error' <("$dump" --threads 2 many.pcap) || true)
+[[ $n == $(( 3000 / (nfiles + 1) )) ]] || fail "--threads: $n bad messages"
+for fmt in text ber; do
+  # (BER: the text termination IDs with no binary form are warned about
+  # among the summary lines)
+  "$dump" --threads 0 --write-log t0.log --log-format $fmt many.pcap > t0.out 2>&1 || true
+  "$dump" --threads 2 --write-log t.log --log-format $fmt many.pcap > t.out 2>&1 || true
+  cmp -s t0.log t.log || fail "--threads: --write-log $fmt differs"
+  cmp -s t0.out t.out || fail "--threads: --write-log $fmt: output or warnings differ"
+done
+rc=0; "$dump" --threads x ref.pcap 2>/dev/null || rc=$?
+[[ $rc == 2 ]] || fail "--threads x: exit status $rc, not 2"
+
+echo "dump_cli: capture checks passed ($nfiles messages, ${#variants[@]} variants, threads)"
 
 # --- filters: each alone and combined, against the summary lines -------------
 "$dump" --json ref.pcap | python3 -c '

@@ -51,8 +51,6 @@ typedef struct dump_app {
 	size_t last_len, last_cap;
 	int progress;          /* stderr is a terminal: show progress */
 	double progress_at;    /* monotonic time of the last progress line */
-	char *encbuf;          /* encode buffer for --to */
-	size_t enccap;
 } dump_app;
 
 /* filter.c: parse one option value into f; 0 or -1 (message printed) */
@@ -67,6 +65,7 @@ typedef struct strbuf {
 	char *p;
 	size_t len, cap;
 } strbuf;
+int sb_reserve(strbuf *b, size_t n); /* room for n more bytes; 0 or -1 */
 void sb_put(strbuf *b, const char *s, size_t n);
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_free(strbuf *b);
@@ -74,6 +73,9 @@ void output_origin(dump_ctx *ctx, strbuf *b, const dump_origin *o);
 void output_summary(dump_app *app, strbuf *b, const megaco_message *m, megaco_encoding enc);
 /* --to compact|pretty: the message re-encoded; 0 or -1 with an error line */
 int output_encoded(dump_app *app, strbuf *b, const megaco_message *m, megaco_encoding to);
+/* Appends m encoded as `to`; MEGACO_OK or the status (err set but for NOMEM). */
+int output_encode(strbuf *b, const megaco_message *m, megaco_encoding to,
+                  const megaco_options *opts, megaco_error *err);
 
 /* json.c: one JSON object (no newline) for the message and where it came from */
 void json_message(dump_ctx *ctx, strbuf *b, const dump_origin *o, const megaco_message *m,
@@ -81,7 +83,11 @@ void json_message(dump_ctx *ctx, strbuf *b, const dump_origin *o, const megaco_m
 
 /* stats.c */
 stats *stats_new(void);
-void stats_message(stats *s, const dump_origin *o, const megaco_message *m, megaco_encoding enc);
+/* The facts --stats counts (a decoding thread keeps these for stats_count). */
+int stats_wants(const fact *f);
+/* One decoded message: its encoding, version and the facts stats_wants. */
+void stats_count(stats *s, const dump_origin *o, megaco_encoding enc, long version, const fact *f,
+                 size_t n);
 void stats_failure(stats *s, int code);
 void stats_report(stats *s, dump_ctx *ctx, FILE *to);
 void stats_free(stats *s);
@@ -89,13 +95,48 @@ void stats_free(stats *s);
 /* msglog.c */
 typedef enum log_format { LOG_TEXT, LOG_BER } log_format;
 msglog_writer *msglog_open(const char *path, log_format fmt);
-/* Appends one record; 0, or -1 when the message cannot be written in the
- * log's encoding (reported). */
-int msglog_write(msglog_writer *w, dump_ctx *ctx, const dump_origin *o, const megaco_message *m);
+log_format msglog_format(const msglog_writer *w);
+/* The message in the log's encoding, appended to b (on a decoding thread);
+ * 0, or -1 with why it cannot be written appended to why. */
+int msglog_encode(log_format fmt, const megaco_options *opts, const megaco_message *m, strbuf *b,
+                  strbuf *why);
+/* Appends one record: where it came from and the message msglog_encode made. */
+void msglog_put(msglog_writer *w, const dump_origin *o, const char *msg, size_t n);
 int msglog_close(msglog_writer *w); /* 0, or -1 on a write error */
 /* Reads a log (either format, detected) and hands every record to
  * dump_message(). scan_tid >= 0: the fast scan, which hands over only
  * records carrying that transaction ID, found without decoding. */
 int msglog_read(dump_ctx *ctx, const char *path, long long scan_tid);
+
+/* megaco_dump.c: one message, in two halves. dump_render() runs on a
+ * decoding thread: it decodes, applies the filters and makes the output,
+ * the log record and the facts for --stats, appending them to a batch's
+ * rendered buffers (the model is freed there, while it is in that CPU's
+ * cache); dump_apply() runs on the reading thread, in capture order: it
+ * counts, writes and keeps the statistics. */
+typedef struct fact_buf {
+	fact *p;
+	size_t len, cap;
+} fact_buf;
+typedef struct rendered {
+	strbuf out, log;
+	fact_buf facts;
+} rendered;
+typedef struct dump_result {
+	megaco_encoding enc;
+	int rc;            /* the decode's status */
+	int passed;        /* decoded and passed the filters */
+	int log_failed;    /* [log_off, +log_len) says why instead */
+	long version;
+	size_t out_off, out_len;
+	size_t log_off, log_len;
+	size_t fact_off, nfacts;
+} dump_result;
+void dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg, size_t len,
+                 dump_result *r);
+void dump_apply(dump_ctx *ctx, const rendered *rb, const dump_origin *o, const dump_result *r);
+/* Empties rb for the next batch (memory kept, up to a bound). */
+void rendered_clear(rendered *rb);
+void rendered_free(rendered *rb);
 
 #endif

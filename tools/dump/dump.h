@@ -9,8 +9,14 @@
  *   facts.c    what a decoded message says, at transaction/command level
  *   filter.c   --tid, --ctx, --term, ... over those facts
  *   output.c   summary lines, whole messages, JSON Lines (json.c)
+ *   pipeline.c the messages decoded in batches on worker threads, handed
+ *              on in capture order
+ *   facts.c    what a decoded message says, at transaction/command level
+ *   filter.c   --tid, --ctx, --term, ... over those facts
+ *   output.c   summary lines, whole messages, JSON Lines (json.c)
  *   stats.c    --stats counters and transaction response times
- * megaco_dump.c holds the options and hands every message to dump_message().
+ * megaco_dump.c holds the options, and what happens to each message:
+ * dump_render() on a decoding thread, dump_apply() in capture order.
  */
 #ifndef MEGACO_DUMP_H
 #define MEGACO_DUMP_H
@@ -50,6 +56,7 @@ void endpoint_format(const dump_endpoint *ep, char *buf, size_t cap);
 
 typedef struct ip_frag_table ip_frag_table;
 typedef struct tcp_table tcp_table;
+typedef struct pipeline pipeline;
 struct dump_app;
 
 /* The pipeline's state; the tool's own (options, outputs) is behind app. */
@@ -58,6 +65,7 @@ typedef struct dump_ctx {
 	size_t nports;
 	ip_frag_table *frags;
 	tcp_table *tcp;
+	pipeline *pipe;
 	int64_t first_sec; /* time of the first frame, for relative times */
 	uint32_t first_usec;
 	int have_first;
@@ -96,10 +104,21 @@ void tcp_table_free(dump_ctx *ctx, tcp_table *t);
 void transport_tcp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len);
 size_t tcp_table_bytes(const tcp_table *t); /* bytes held, for the memory test */
 
-/* --- megaco_dump.c --------------------------------------------------- */
-/* One complete message (bytes valid during the call only). */
+/* --- pipeline.c ------------------------------------------------------ */
+/* threads: decoding threads besides the reading one (0: it decodes). */
+pipeline *pipeline_new(dump_ctx *ctx, unsigned threads);
+/* One complete message (bytes valid during the call only): queued, and
+ * rendered and handed on in order, later. */
 void dump_message(dump_ctx *ctx, const dump_origin *o, const uint8_t *msg, size_t len);
-/* A problem with the input that is not a decode failure (reported, counted). */
+/* Hands on every message queued so far (a no-op inside dump_apply()). */
+void pipeline_drain(dump_ctx *ctx);
+void pipeline_free(dump_ctx *ctx);
+
+/* --- megaco_dump.c --------------------------------------------------- */
+/* Counts a message found (the progress line). */
+void dump_counted(dump_ctx *ctx);
+/* A problem with the input that is not a decode failure (reported, counted,
+ * after the output of every message before it). */
 void dump_warn(dump_ctx *ctx, const dump_origin *o, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

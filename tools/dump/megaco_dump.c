@@ -12,7 +12,10 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "MegacoMessage.h"
 #include "dump.h"
+
+#define MAX_THREADS 64
 
 static void usage(FILE *to)
 {
@@ -33,6 +36,8 @@ static void usage(FILE *to)
 	        "  --scan                with --log and one --tid: find records by a scan of the\n"
 	        "                        bytes, decoding only those that match\n"
 	        "  --layout BITS/BITS/.. termination-ID layout for binary IDs (default 8/8/8)\n"
+	        "  --threads N           decoding threads (default: one per CPU; 0: decode in\n"
+	        "                        the reading thread)\n"
 	        "Filters (each may repeat: any value matches; different filters all apply):\n"
 	        "  --tid N  --ctx N|$|*|-  --term PATTERN (* wildcard)  --command NAME\n"
 	        "  --mid PATTERN  --encoding pretty|compact|text|ber|per  --msg-version N  --errors\n"
@@ -83,6 +88,7 @@ void endpoint_format(const dump_endpoint *ep, char *buf, size_t cap)
 void dump_warn(dump_ctx *ctx, const dump_origin *o, const char *fmt, ...)
 {
 	char src[64], dst[64];
+	pipeline_drain(ctx);
 	endpoint_format(&o->src, src, sizeof src);
 	endpoint_format(&o->dst, dst, sizeof dst);
 	fflush(ctx->app->out);
@@ -120,101 +126,169 @@ static void progress(dump_ctx *ctx, int final)
 
 /* --- the message sink ---------------------------------------------------- */
 
-static void emit(dump_app *app, strbuf *b)
+static void emit(dump_app *app, const char *p, size_t n)
 {
 	if (app->last_only) {
 		/* keep only the last record */
-		if (b->len > app->last_cap) {
-			char *p = realloc(app->last_line, b->len);
-			if (!p)
+		if (n > app->last_cap) {
+			char *q = realloc(app->last_line, n);
+			if (!q)
 				return;
-			app->last_line = p, app->last_cap = b->len;
+			app->last_line = q, app->last_cap = n;
 		}
-		memcpy(app->last_line, b->p, b->len);
-		app->last_len = b->len;
+		memcpy(app->last_line, p, n);
+		app->last_len = n;
 	} else {
-		fwrite(b->p, 1, b->len, app->out);
+		fwrite(p, 1, n, app->out);
 	}
 }
 
-void dump_message(dump_ctx *ctx, const dump_origin *o, const uint8_t *msg, size_t len)
+void dump_counted(dump_ctx *ctx)
+{
+	if ((++ctx->app->messages & 0x3fff) == 0)
+		progress(ctx, 0);
+}
+
+/* --- one message: decoded and rendered on a decoding thread ----------------- */
+
+static int collect_fact(const fact *f, void *user)
+{
+	fact_buf *fb = user;
+	if (!stats_wants(f))
+		return 0;
+	if (fb->len == fb->cap) {
+		size_t cap = fb->cap ? fb->cap * 2 : 256;
+		fact *p = realloc(fb->p, cap * sizeof *p);
+		if (!p)
+			return 1;
+		fb->p = p, fb->cap = cap;
+	}
+	fb->p[fb->len] = *f;
+	fb->p[fb->len++].term = NULL; /* the model is gone when it is read */
+	return 0;
+}
+
+static void render_error(dump_ctx *ctx, strbuf *b, const dump_origin *o, megaco_encoding enc,
+                         int rc, const megaco_error *e)
+{
+	if (ctx->app->output == OUT_JSON) {
+		/* a JSON record of its own, so every line stays JSON */
+		char src[64], dst[64];
+		endpoint_format(&o->src, src, sizeof src);
+		endpoint_format(&o->dst, dst, sizeof dst);
+		sb_printf(b, "{\"frame\":%llu,\"src\":\"%s\",\"dst\":\"%s\",\"error\":\"%s\",\"offset\":%zu}\n",
+		          (unsigned long long)o->frame, src, dst, megaco_strerror(rc), e->offset);
+		return;
+	}
+	output_origin(ctx, b, o);
+	sb_printf(b, "%s decode error: %s", megaco_encoding_name(enc), megaco_strerror(rc));
+	if (e->line)
+		sb_printf(b, " at line %u, column %u", e->line, e->column);
+	else
+		sb_printf(b, " at byte %zu", e->offset);
+	sb_printf(b, ": %s\n", e->message);
+}
+
+void dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg, size_t len,
+                 dump_result *r)
 {
 	dump_app *app = ctx->app;
-	static strbuf b;
-	b.len = 0;
-	app->messages++;
-	if ((app->messages & 0x3fff) == 0)
-		progress(ctx, 0);
-
-	megaco_encoding enc = MEGACO_ENC_AUTO;
-	megaco_detect(msg, len, &enc, NULL);
+	strbuf *b = &rb->out;
+	memset(r, 0, sizeof *r);
+	r->out_off = b->len;
+	r->log_off = rb->log.len;
+	r->fact_off = rb->facts.len;
+	r->enc = MEGACO_ENC_AUTO;
+	megaco_detect(msg, len, &r->enc, NULL);
 	megaco_message *m = NULL;
 	megaco_error err;
-	int rc = megaco_decode(enc, msg, len, &app->opts, &m, &err);
-	if (rc != MEGACO_OK) {
-		app->failed++;
-		if (app->st)
-			stats_failure(app->st, rc);
-		if (app->output == OUT_NONE || filter_active(&app->filt))
-			return;
-		output_origin(ctx, &b, o);
-		sb_printf(&b, "%s decode error: %s", megaco_encoding_name(enc), megaco_strerror(rc));
-		if (err.line)
-			sb_printf(&b, " at line %u, column %u", err.line, err.column);
-		else
-			sb_printf(&b, " at byte %zu", err.offset);
-		sb_printf(&b, ": %s\n", err.message);
-		if (app->output == OUT_JSON) {
-			/* a JSON record of its own, so every line stays JSON */
-			strbuf j = { 0 };
-			char src[64], dst[64];
-			endpoint_format(&o->src, src, sizeof src);
-			endpoint_format(&o->dst, dst, sizeof dst);
-			sb_printf(&j, "{\"frame\":%llu,\"src\":\"%s\",\"dst\":\"%s\",\"error\":\"%s\",\"offset\":%zu}\n",
-			          (unsigned long long)o->frame, src, dst, megaco_strerror(rc), err.offset);
-			emit(app, &j);
-			sb_free(&j);
-		} else {
-			emit(app, &b);
-		}
+	r->rc = megaco_decode(r->enc, msg, len, &app->opts, &m, &err);
+	if (r->rc != MEGACO_OK) {
+		if (app->output != OUT_NONE && !filter_active(&app->filt))
+			render_error(ctx, b, o, r->enc, r->rc, &err);
+		r->out_len = b->len - r->out_off;
 		return;
 	}
-	if (filter_active(&app->filt) && !filter_match(&app->filt, m, enc, &app->opts)) {
-		megaco_message_free(m);
-		return;
-	}
-	app->matched++;
+	if (filter_active(&app->filt) && !filter_match(&app->filt, m, r->enc, &app->opts))
+		goto done;
+	r->passed = 1;
+	const MegacoMessage_t *mm = megaco_message_model_const(m);
+	r->version = mm->mess.version;
 	if (app->st)
-		stats_message(app->st, o, m, enc);
+		facts_walk(mm, collect_fact, &rb->facts);
 	if (app->log)
-		msglog_write(app->log, ctx, o, m);
+		r->log_failed = msglog_encode(msglog_format(app->log), &app->opts, m, &rb->log, &rb->log);
 	switch (app->output) {
 	case OUT_SUMMARY:
-		output_origin(ctx, &b, o);
-		output_summary(app, &b, m, enc);
-		sb_put(&b, "\n", 1);
-		emit(app, &b);
+		output_origin(ctx, b, o);
+		output_summary(app, b, m, r->enc);
+		sb_put(b, "\n", 1);
 		break;
 	case OUT_COMPACT:
 	case OUT_PRETTY:
-		sb_put(&b, "; ", 2);
-		output_origin(ctx, &b, o);
-		output_summary(app, &b, m, enc);
-		sb_put(&b, "\n", 1);
-		if (output_encoded(app, &b, m, app->output == OUT_COMPACT ? MEGACO_ENC_COMPACT
-		                                                           : MEGACO_ENC_PRETTY) == 0)
-			sb_put(&b, "\n", 1);
-		emit(app, &b);
+		sb_put(b, "; ", 2);
+		output_origin(ctx, b, o);
+		output_summary(app, b, m, r->enc);
+		sb_put(b, "\n", 1);
+		if (output_encoded(app, b, m, app->output == OUT_COMPACT ? MEGACO_ENC_COMPACT
+		                                                          : MEGACO_ENC_PRETTY) == 0)
+			sb_put(b, "\n", 1);
 		break;
 	case OUT_JSON:
-		json_message(ctx, &b, o, m, enc);
-		sb_put(&b, "\n", 1);
-		emit(app, &b);
+		json_message(ctx, b, o, m, r->enc);
+		sb_put(b, "\n", 1);
 		break;
 	case OUT_NONE:
 		break;
 	}
+done:
 	megaco_message_free(m);
+	r->out_len = b->len - r->out_off;
+	r->log_len = rb->log.len - r->log_off;
+	r->nfacts = rb->facts.len - r->fact_off;
+}
+
+/* --- ... and handed on in order on the reading thread ------------------------ */
+
+void dump_apply(dump_ctx *ctx, const rendered *rb, const dump_origin *o, const dump_result *r)
+{
+	dump_app *app = ctx->app;
+	if (r->rc != MEGACO_OK) {
+		app->failed++;
+		if (app->st)
+			stats_failure(app->st, r->rc);
+	} else if (r->passed) {
+		app->matched++;
+		if (app->st)
+			stats_count(app->st, o, r->enc, r->version, rb->facts.p + r->fact_off, r->nfacts);
+		if (app->log && r->log_failed)
+			dump_warn(ctx, o, "%.*s", (int)r->log_len, rb->log.p + r->log_off);
+		else if (app->log)
+			msglog_put(app->log, o, rb->log.p + r->log_off, r->log_len);
+	}
+	if (r->out_len)
+		emit(app, rb->out.p + r->out_off, r->out_len);
+}
+
+/* A batch's buffers keep their memory for the next one, unless a huge
+ * message made them grow past this. */
+#define RENDERED_KEPT (1u << 20)
+
+void rendered_clear(rendered *rb)
+{
+	if (rb->out.cap > RENDERED_KEPT)
+		sb_free(&rb->out);
+	if (rb->log.cap > RENDERED_KEPT)
+		sb_free(&rb->log);
+	rb->out.len = rb->log.len = rb->facts.len = 0;
+}
+
+void rendered_free(rendered *rb)
+{
+	sb_free(&rb->out);
+	sb_free(&rb->log);
+	free(rb->facts.p);
+	memset(rb, 0, sizeof *rb);
 }
 
 /* --- options ------------------------------------------------------------- */
@@ -274,6 +348,9 @@ int main(int argc, char **argv)
 	const char *input = NULL, *log_in = NULL, *log_out = NULL;
 	log_format log_fmt = LOG_TEXT;
 	int want_stats = 0, count_only = 0, scan = 0, status = 2;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	/* one per CPU: with one CPU, a second thread would only take turns */
+	unsigned threads = ncpu > 1 ? (unsigned)(ncpu < MAX_THREADS ? ncpu : MAX_THREADS) : 0;
 	megaco_tid_layout *layout = NULL;
 
 	for (int i = 1; i < argc; i++) {
@@ -314,6 +391,15 @@ int main(int argc, char **argv)
 				goto done;
 			}
 			ctx.ports[ctx.nports++] = port;
+			i++;
+		} else if (!strcmp(a, "--threads") && val) {
+			char *end;
+			unsigned long v = strtoul(val, &end, 10);
+			if (end == val || *end || v > MAX_THREADS) {
+				fprintf(stderr, "megaco-dump: --threads takes 0 to %d, not '%s'\n", MAX_THREADS, val);
+				goto done;
+			}
+			threads = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--log") && val) {
 			log_in = val;
@@ -372,12 +458,14 @@ int main(int argc, char **argv)
 		goto oom;
 	if (log_out && !(app.log = msglog_open(log_out, log_fmt)))
 		goto done;
-	if (!(ctx.frags = ip_frag_new()) || !(ctx.tcp = tcp_table_new()))
+	if (!(ctx.frags = ip_frag_new()) || !(ctx.tcp = tcp_table_new()) ||
+	    !pipeline_new(&ctx, threads))
 		goto oom;
 	app.progress = isatty(2) && !isatty(1) ? 1 : isatty(2) && app.output == OUT_NONE;
 
 	int rc = log_in ? msglog_read(&ctx, log_in, scan ? (long long)app.filt.tid[0] : -1)
 	                : capture_run(&ctx, input ? input : "-");
+	pipeline_drain(&ctx);
 	tcp_table_free(&ctx, ctx.tcp);
 	ctx.tcp = NULL;
 	progress(&ctx, 1);
@@ -402,13 +490,13 @@ oom:
 	fprintf(stderr, "megaco-dump: out of memory\n");
 	status = 2;
 done:
+	pipeline_free(&ctx);
 	if (app.log)
 		msglog_close(app.log);
 	tcp_table_free(&ctx, ctx.tcp);
 	ip_frag_free(ctx.frags);
 	stats_free(app.st);
 	free(app.last_line);
-	free(app.encbuf);
 	megaco_tid_layout_free(layout);
 	return status;
 }

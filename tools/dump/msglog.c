@@ -31,8 +31,6 @@
 struct msglog_writer {
 	FILE *f;
 	log_format fmt;
-	char *buf;
-	size_t cap;
 	uint64_t records;
 };
 
@@ -55,30 +53,27 @@ int msglog_close(msglog_writer *w)
 	int rc = ferror(w->f) ? -1 : 0;
 	if (fclose(w->f))
 		rc = -1;
-	free(w->buf);
 	free(w);
 	return rc;
 }
 
-static int encode(msglog_writer *w, dump_ctx *ctx, const dump_origin *o, const megaco_message *m,
-                  megaco_encoding enc, size_t *n)
+int msglog_encode(log_format fmt, const megaco_options *opts, const megaco_message *m, strbuf *b,
+                  strbuf *why)
 {
+	megaco_encoding enc = fmt == LOG_TEXT ? MEGACO_ENC_COMPACT : MEGACO_ENC_BER;
 	megaco_error err;
-	for (;;) {
-		int rc = megaco_encode(m, enc, &ctx->app->opts, w->buf, w->cap, n, &err);
-		if (rc == MEGACO_OK)
-			return 0;
-		if (rc != MEGACO_ERR_BUFFER_TOO_SMALL) {
-			dump_warn(ctx, o, "not written to the log: cannot encode as %s: %s: %s",
-			          megaco_encoding_name(enc), megaco_strerror(rc), err.message);
-			return -1;
-		}
-		size_t cap = *n > w->cap ? *n : (w->cap ? w->cap * 2 : 4096);
-		char *p = realloc(w->buf, cap);
-		if (!p)
-			return -1;
-		w->buf = p, w->cap = cap;
-	}
+	int rc = output_encode(b, m, enc, opts, &err);
+	if (rc == MEGACO_OK)
+		return 0;
+	sb_printf(why, "not written to the log: cannot encode as %s: %s%s%s", megaco_encoding_name(enc),
+	          megaco_strerror(rc), rc == MEGACO_ERR_NOMEM ? "" : ": ",
+	          rc == MEGACO_ERR_NOMEM ? "" : err.message);
+	return -1;
+}
+
+log_format msglog_format(const msglog_writer *w)
+{
+	return w->fmt;
 }
 
 static size_t ber_len(uint8_t *p, size_t n)
@@ -106,11 +101,8 @@ static size_t ep_bytes(const dump_endpoint *ep, uint8_t *p)
 	return a + 2;
 }
 
-int msglog_write(msglog_writer *w, dump_ctx *ctx, const dump_origin *o, const megaco_message *m)
+void msglog_put(msglog_writer *w, const dump_origin *o, const char *msg, size_t n)
 {
-	size_t n;
-	if (encode(w, ctx, o, m, w->fmt == LOG_TEXT ? MEGACO_ENC_COMPACT : MEGACO_ENC_BER, &n))
-		return -1;
 	w->records++;
 	if (w->fmt == LOG_TEXT) {
 		char src[64], dst[64];
@@ -118,9 +110,9 @@ int msglog_write(msglog_writer *w, dump_ctx *ctx, const dump_origin *o, const me
 		endpoint_format(&o->dst, dst, sizeof dst);
 		fprintf(w->f, ";%llu %lld.%06u %s %s\n", (unsigned long long)w->records,
 		        (long long)o->sec, (unsigned)o->usec, src, dst);
-		fwrite(w->buf, 1, n, w->f);
+		fwrite(msg, 1, n, w->f);
 		fputc('\n', w->f);
-		return 0;
+		return;
 	}
 	/* the fields before the message */
 	uint8_t head[96], fields[80];
@@ -148,8 +140,7 @@ int msglog_write(msglog_writer *w, dump_ctx *ctx, const dump_origin *o, const me
 	h += ber_len(head + h, f + n);
 	memcpy(head + h, fields, f), h += f;
 	fwrite(head, 1, h, w->f);
-	fwrite(w->buf, 1, n, w->f);
-	return 0;
+	fwrite(msg, 1, n, w->f);
 }
 
 /* --- reading ------------------------------------------------------------- */

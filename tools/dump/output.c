@@ -9,7 +9,7 @@
 #include "MegacoMessage.h"
 #include "app.h"
 
-void sb_put(strbuf *b, const char *s, size_t n)
+int sb_reserve(strbuf *b, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
@@ -17,9 +17,16 @@ void sb_put(strbuf *b, const char *s, size_t n)
 			cap *= 2;
 		char *p = realloc(b->p, cap);
 		if (!p)
-			return; /* the record is cut short; nothing else to do */
+			return -1;
 		b->p = p, b->cap = cap;
 	}
+	return 0;
+}
+
+void sb_put(strbuf *b, const char *s, size_t n)
+{
+	if (sb_reserve(b, n))
+		return; /* the record is cut short; nothing else to do */
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
 	b->p[b->len] = 0;
@@ -138,26 +145,32 @@ void output_summary(dump_app *app, strbuf *b, const megaco_message *m, megaco_en
 	close_terms(&s);
 }
 
+int output_encode(strbuf *b, const megaco_message *m, megaco_encoding to,
+                  const megaco_options *opts, megaco_error *err)
+{
+	size_t want = 4096, n = 0;
+	for (;;) {
+		if (sb_reserve(b, want))
+			return MEGACO_ERR_NOMEM;
+		int rc = megaco_encode(m, to, opts, b->p + b->len, b->cap - b->len - 1, &n, err);
+		if (rc == MEGACO_OK)
+			break;
+		if (rc != MEGACO_ERR_BUFFER_TOO_SMALL)
+			return rc;
+		want = n > want ? n : want * 2;
+	}
+	b->len += n;
+	b->p[b->len] = 0;
+	return MEGACO_OK;
+}
+
 int output_encoded(dump_app *app, strbuf *b, const megaco_message *m, megaco_encoding to)
 {
 	megaco_error err;
-	size_t n = 0;
-	for (;;) {
-		int rc = megaco_encode(m, to, &app->opts, app->encbuf, app->enccap, &n, &err);
-		if (rc == MEGACO_OK)
-			break;
-		if (rc == MEGACO_ERR_BUFFER_TOO_SMALL) {
-			size_t cap = n > app->enccap ? n : (app->enccap ? app->enccap * 2 : 4096);
-			char *p = realloc(app->encbuf, cap);
-			if (!p)
-				return -1;
-			app->encbuf = p, app->enccap = cap;
-			continue;
-		}
-		sb_printf(b, "; cannot encode as %s: %s: %s\n", megaco_encoding_name(to),
-		          megaco_strerror(rc), err.message);
-		return -1;
-	}
-	sb_put(b, app->encbuf, n);
-	return 0;
+	int rc = output_encode(b, m, to, &app->opts, &err);
+	if (rc == MEGACO_OK)
+		return 0;
+	sb_printf(b, "; cannot encode as %s: %s: %s\n", megaco_encoding_name(to), megaco_strerror(rc),
+	          rc == MEGACO_ERR_NOMEM ? "" : err.message);
+	return -1;
 }

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "MegacoMessage.h"
 #include "app.h"
 
 #define REPLY_TIMEOUT 60     /* seconds: well past LONG-TIMER's usual 30-40 s */
@@ -81,12 +80,12 @@ static int64_t origin_us(const dump_origin *o)
 
 static size_t tx_hash(const dump_endpoint *ep, uint32_t tid, size_t cap)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < 16; i++)
-		h = (h ^ ep->addr[i]) * 1099511628211ull;
-	h = (h ^ ep->port) * 1099511628211ull;
-	h = (h ^ tid) * 1099511628211ull;
-	return (size_t)(h ^ h >> 29) & (cap - 1);
+	/* a multiply per 32 bits of key (a byte at a time cost 3 % of --stats) */
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	uint64_t h = ((uint64_t)tid << 16 | ep->port) * k;
+	for (size_t i = 0; i < 16; i += 4)
+		h = (h ^ rd32(ep->addr + i)) * k;
+	return (size_t)(h >> 32 ^ h) & (cap - 1);
 }
 
 static int ep_eq(const dump_endpoint *a, const dump_endpoint *b)
@@ -217,14 +216,20 @@ static int stats_visit(const fact *f, void *user)
 	return 0;
 }
 
-void stats_message(stats *s, const dump_origin *o, const megaco_message *m, megaco_encoding enc)
+int stats_wants(const fact *f)
 {
-	const MegacoMessage_t *mm = megaco_message_model_const(m);
+	return f->kind == FACT_TRANSACTION || f->kind == FACT_COMMAND || f->kind == FACT_ERROR;
+}
+
+void stats_count(stats *s, const dump_origin *o, megaco_encoding enc, long version, const fact *f,
+                 size_t n)
+{
 	s->by_enc[enc <= MEGACO_ENC_PER ? enc : 0]++;
-	if (mm->mess.version >= 0 && mm->mess.version < 100)
-		s->by_version[mm->mess.version]++;
+	if (version >= 0 && version < 100)
+		s->by_version[version]++;
 	s->o = o;
-	facts_walk(mm, stats_visit, s);
+	for (size_t i = 0; i < n; i++)
+		stats_visit(&f[i], s);
 }
 
 void stats_failure(stats *s, int code)

@@ -58,7 +58,9 @@ static int another_header(const uint8_t *p, size_t len)
 		if (!s)
 			return 0;
 		i = (size_t)(s - p);
-		if (s[-1] == '!' || (i >= 7 && !strncasecmp((const char *)s - 6, "MEGACO", 6)))
+		/* most '/' are inside termination IDs: one byte rules them out */
+		if (s[-1] == '!' ||
+		    (i >= 7 && (s[-1] | 0x20) == 'o' && !strncasecmp((const char *)s - 6, "MEGACO", 6)))
 			return 1;
 	}
 	return 0;

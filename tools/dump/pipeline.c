@@ -1,0 +1,250 @@
+/*
+ * The decode stage: messages found by the capture and log readers are queued
+ * in batches; worker threads decode each message (libmegaco is thread-safe)
+ * and render it (dump_render: filters, output, log record, the facts for
+ * --stats), freeing the model while it is still in that CPU's cache; the
+ * reading thread hands the results on (dump_apply) in the order the messages
+ * were found, so output, --stats and logs are exactly what one thread makes.
+ * Memory is bounded: a fixed ring of batches, each at most BATCH_MESSAGES
+ * messages, copies of their bytes and what was rendered from them.
+ * With 0 threads the reading thread decodes each batch itself, through the
+ * same code.
+ */
+#include <pthread.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "dump.h"
+
+#define BATCH_MESSAGES 256
+#define BATCH_BYTES (64u << 10)     /* a batch is handed over at this many input bytes */
+#define WORKER_STACK (1u << 20)
+
+typedef struct job {
+	dump_origin o;
+	size_t off, len;
+	dump_result r;
+} job;
+
+enum { B_FREE, B_FILLING, B_READY, B_WORKING, B_DONE };
+
+typedef struct batch {
+	int state;
+	uint64_t seq;
+	size_t n;
+	job jobs[BATCH_MESSAGES];
+	uint8_t *bytes;
+	size_t len, cap;
+	rendered out;
+} batch;
+
+struct pipeline {
+	dump_ctx *ctx;
+	pthread_mutex_t mu;
+	pthread_cond_t work; /* a batch is ready, or stop */
+	pthread_cond_t done; /* a batch is done */
+	batch *slots;
+	size_t nslots;
+	uint64_t next_fill, next_work, next_consume; /* batch sequence numbers */
+	int stop;
+	int consuming; /* inside dump_apply(): a warning must not drain */
+	pthread_t *threads;
+	size_t nthreads;
+};
+
+/* --- decoding ------------------------------------------------------------ */
+
+static void decode_batch(pipeline *p, batch *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		job *j = &b->jobs[i];
+		dump_render(p->ctx, &b->out, &j->o, b->bytes + j->off, j->len, &j->r);
+	}
+}
+
+static void *worker(void *arg)
+{
+	pipeline *p = arg;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		batch *b = &p->slots[p->next_work % p->nslots];
+		if (b->state == B_READY && b->seq == p->next_work) {
+			b->state = B_WORKING;
+			p->next_work++;
+			pthread_mutex_unlock(&p->mu);
+			decode_batch(p, b);
+			pthread_mutex_lock(&p->mu);
+			b->state = B_DONE;
+			pthread_cond_signal(&p->done);
+			continue;
+		}
+		if (p->stop)
+			break;
+		pthread_cond_wait(&p->work, &p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* --- the reading thread's side --------------------------------------------- */
+
+/* Hands the oldest batch's messages on, in order, if it is done; with mu
+ * held (released meanwhile). 1 if it did. */
+static int consume_one(pipeline *p)
+{
+	batch *b = &p->slots[p->next_consume % p->nslots];
+	if (b->state != B_DONE || b->seq != p->next_consume)
+		return 0;
+	pthread_mutex_unlock(&p->mu);
+	p->consuming = 1;
+	for (size_t i = 0; i < b->n; i++)
+		dump_apply(p->ctx, &b->out, &b->jobs[i].o, &b->jobs[i].r);
+	p->consuming = 0;
+	rendered_clear(&b->out);
+	b->n = b->len = 0;
+	pthread_mutex_lock(&p->mu);
+	b->state = B_FREE;
+	p->next_consume++;
+	return 1;
+}
+
+/* With mu held: makes progress while waiting. The oldest batch is handed on
+ * if it is done; else a ready batch is decoded here rather than idling
+ * (this is all the decoding there is with no threads); else it waits. */
+static void step(pipeline *p)
+{
+	if (consume_one(p))
+		return;
+	batch *b = &p->slots[p->next_work % p->nslots];
+	if (b->state == B_READY && b->seq == p->next_work) {
+		b->state = B_WORKING;
+		p->next_work++;
+		pthread_mutex_unlock(&p->mu);
+		decode_batch(p, b);
+		pthread_mutex_lock(&p->mu);
+		b->state = B_DONE;
+		return;
+	}
+	pthread_cond_wait(&p->done, &p->mu);
+}
+
+static batch *filling(pipeline *p)
+{
+	return &p->slots[p->next_fill % p->nslots];
+}
+
+/* Hands the batch being filled to the decoders and takes the next slot. */
+static void submit(pipeline *p)
+{
+	pthread_mutex_lock(&p->mu);
+	batch *b = filling(p);
+	b->state = B_READY;
+	p->next_fill++;
+	pthread_cond_signal(&p->work);
+	/* pass on what is done, and wait for the next slot to be free */
+	while (consume_one(p)) {}
+	batch *next = filling(p);
+	while (next->state != B_FREE)
+		step(p);
+	next->state = B_FILLING;
+	next->seq = p->next_fill;
+	pthread_mutex_unlock(&p->mu);
+}
+
+void pipeline_drain(dump_ctx *ctx)
+{
+	pipeline *p = ctx->pipe;
+	if (!p || p->consuming)
+		return;
+	if (filling(p)->n)
+		submit(p);
+	pthread_mutex_lock(&p->mu);
+	while (p->next_consume != p->next_fill)
+		step(p);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void dump_message(dump_ctx *ctx, const dump_origin *o, const uint8_t *msg, size_t len)
+{
+	pipeline *p = ctx->pipe;
+	batch *b = filling(p);
+	if (b->len + len > b->cap) {
+		size_t cap = b->cap ? b->cap : BATCH_BYTES;
+		while (cap < b->len + len)
+			cap *= 2;
+		uint8_t *nb = realloc(b->bytes, cap);
+		if (!nb) {
+			dump_warn(ctx, o, "out of memory: message of %zu bytes skipped", len);
+			return;
+		}
+		b->bytes = nb, b->cap = cap;
+	}
+	job *j = &b->jobs[b->n++];
+	j->o = *o;
+	j->off = b->len;
+	j->len = len;
+	memcpy(b->bytes + b->len, msg, len);
+	b->len += len;
+	dump_counted(ctx);
+	if (b->n == BATCH_MESSAGES || b->len >= BATCH_BYTES)
+		submit(p);
+}
+
+pipeline *pipeline_new(dump_ctx *ctx, unsigned threads)
+{
+	pipeline *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->ctx = ctx;
+	/* two batches per thread in flight, one being filled, one handed on */
+	p->nslots = 2 * (size_t)threads + 2;
+	if (!(p->slots = calloc(p->nslots, sizeof *p->slots)) ||
+	    (threads && !(p->threads = calloc(threads, sizeof *p->threads)))) {
+		free(p->slots);
+		free(p);
+		return NULL;
+	}
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->slots[0].state = B_FILLING;
+	ctx->pipe = p;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, WORKER_STACK);
+	for (unsigned i = 0; i < threads; i++) {
+		/* fewer threads than asked (a tight ulimit) still work; none: the
+		 * reading thread decodes */
+		if (pthread_create(&p->threads[p->nthreads], &attr, worker, p))
+			break;
+		p->nthreads++;
+	}
+	pthread_attr_destroy(&attr);
+	return p;
+}
+
+void pipeline_free(dump_ctx *ctx)
+{
+	pipeline *p = ctx->pipe;
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (size_t i = 0; i < p->nthreads; i++)
+		pthread_join(p->threads[i], NULL);
+	for (size_t i = 0; i < p->nslots; i++) {
+		rendered_free(&p->slots[i].out);
+		free(p->slots[i].bytes);
+	}
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	free(p->slots);
+	free(p->threads);
+	free(p);
+	ctx->pipe = NULL;
+}
