@@ -3,7 +3,8 @@
 # every message of a plain UDP capture decodes and re-encodes as megaco-conv
 # does it from the file; every other transport, link layer and edge case
 # (TCP segmented, reordered, retransmitted; IP fragments; several messages
-# per datagram; SCTP; pcapng) gives the same messages; cut and damaged
+# per datagram; SCTP with several DATA chunks per packet and user messages
+# fragmented, reordered, retransmitted; pcapng) gives the same messages; cut and damaged
 # captures are reported and the run goes on; filters, --stats and logs;
 # memory stays bounded. dump_tshark.sh compares with tshark.
 #   dump_cli.sh MEGACO_DUMP DUMP_MKPCAP MEGACO_CONV CORPUS [sanitized]
@@ -60,6 +61,9 @@ variants=(
   "--transport tcp --segment 7 --per-datagram 5 --retransmit --reorder"
   "--transport tcp --ipv6 --link sll2 --pcapng --segment 100 --reorder"
   "--transport sctp"
+  "--transport sctp --segment 50 --reorder --retransmit"
+  "--transport sctp --segment 60 --per-datagram 3 --retransmit"
+  "--transport sctp --ipv6 --per-datagram 4 --reorder"
   "--fragment 64"
   "--link vlan" "--link sll" "--link sll2" "--link raw" "--ipv6" "--pcapng"
   "--per-datagram 4"
@@ -80,6 +84,14 @@ rc=0; "$dump" cut.pcap > cut.sum 2> cut.err || rc=$?
 grep -q 'truncated' cut.err || fail "cut capture: no message: $(cat cut.err)"
 n=$(wc -l < cut.sum)
 (( n == nfiles - 1 )) || fail "cut capture: $n messages, expected $((nfiles - 1))"
+# an SCTP user message whose last fragment is cut off
+# shellcheck disable=SC2086
+"$mkpcap" --transport sctp --segment 40 --truncate 10 -o cutsctp.pcap $files
+rc=0; "$dump" cutsctp.pcap > cut.sum 2> cut.err || rc=$?
+[[ $rc == 1 ]] || fail "cut SCTP capture: exit status $rc, not 1"
+grep -q 'fragments of a user message never completed' cut.err || fail "cut SCTP capture: $(cat cut.err)"
+n=$(wc -l < cut.sum)
+(( n == nfiles - 1 )) || fail "cut SCTP capture: $n messages, expected $((nfiles - 1))"
 # shellcheck disable=SC2086
 "$mkpcap" --garbage -o bad.pcap $files
 rc=0; "$dump" bad.pcap > bad.sum || rc=$?

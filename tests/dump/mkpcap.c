@@ -11,12 +11,15 @@
  *   --ipv6                     IPv6 instead of IPv4
  *   --pcapng                   pcapng instead of pcap
  *   --count N                  N messages, cycling through the files
- *   --per-datagram K           K messages per datagram (UDP, SCTP, all from
- *                              the controller) or per burst of TCP segments
- *   --segment N                TCP: segments of at most N bytes of the stream
+ *   --per-datagram K           K messages per datagram (UDP, all from the
+ *                              controller), per burst of TCP segments, or
+ *                              K DATA chunks per SCTP packet
+ *   --segment N                TCP: segments of at most N bytes of the stream;
+ *                              SCTP: user messages in fragments of N bytes
  *   --retransmit               TCP: every 3rd segment sent twice, every 5th
- *                              followed by an overlapping copy
- *   --reorder                  TCP: every 2 segments of a direction swapped
+ *                              followed by an overlapping copy; SCTP: every
+ *                              3rd packet sent twice
+ *   --reorder                  TCP, SCTP: every 2 packets of a direction swapped
  *   --fragment N               IPv4: datagrams cut into N-byte fragments (N % 8 == 0)
  *   --truncate N               drop the last N bytes of the file
  *   --garbage                  add one UDP datagram that is not a message
@@ -196,18 +199,99 @@ static void udp_send(int from, int to, unsigned port, const buf *data)
 	free(u.p);
 }
 
-static void sctp_send(int from, int to, unsigned port, const buf *data)
+/* SCTP: one association per (sender, port); every message is a user
+ * message of its own (PPID 7, stream 0 for text, 1 for BER), cut into
+ * fragments of --segment bytes, with --per-datagram DATA chunks bundled per
+ * packet; the gateway's packets start with a SACK chunk. --reorder swaps
+ * every two packets of an association, --retransmit sends every 3rd twice. */
+typedef struct sassoc {
+	int from;
+	unsigned port;
+	uint32_t tsn, vtag;
+	uint16_t ssn;
+	buf chunks, held;
+	size_t nchunks;
+	int has_held;
+} sassoc;
+
+static sassoc sassocs[4];
+static size_t nsassocs;
+
+/* CRC32c (RFC 9260 Appendix A), bit by bit: the capture's size is small. */
+static uint32_t crc32c(const uint8_t *p, size_t n)
 {
-	static uint32_t tsn = 1;
+	uint32_t c = 0xffffffffu;
+	for (size_t i = 0; i < n; i++) {
+		c ^= p[i];
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? c >> 1 ^ 0x82f63b78u : c >> 1;
+	}
+	return ~c;
+}
+
+static void sctp_packet(sassoc *a, const buf *pkt)
+{
+	static unsigned counter;
+	if (opt.reorder && !a->has_held) {
+		a->held.len = 0;
+		put(&a->held, pkt->p, pkt->len);
+		a->has_held = 1;
+		return;
+	}
+	for (int k = 0; k < 2; k++) {
+		const buf *b = k ? &a->held : pkt;
+		if (k && !a->has_held)
+			break;
+		ip_send(a->from, 3 - a->from, 132, b);
+		if (opt.retransmit && ++counter % 3 == 0)
+			ip_send(a->from, 3 - a->from, 132, b);
+	}
+	a->has_held = 0;
+}
+
+static void sctp_flush(sassoc *a)
+{
+	if (!a->nchunks)
+		return;
 	buf s = { 0 };
-	put16(&s, port), put16(&s, port), put32(&s, 1), put32(&s, 0);
-	put8(&s, 0), put8(&s, 3), put16(&s, (unsigned)(16 + data->len));
-	put32(&s, tsn++), put16(&s, 0), put16(&s, 0), put32(&s, 7);
-	put(&s, data->p, data->len);
-	while (s.len % 4)
-		put8(&s, 0);
-	ip_send(from, to, 132, &s);
+	put16(&s, a->port), put16(&s, a->port), put32(&s, a->vtag), put32(&s, 0);
+	if (a->from == 2) /* SACK: cumulative TSN ack, a_rwnd, no gaps, no duplicates */
+		put8(&s, 3), put8(&s, 0), put16(&s, 16), put32(&s, 0), put32(&s, 65536), put32(&s, 0);
+	put(&s, a->chunks.p, a->chunks.len);
+	uint32_t crc = crc32c(s.p, s.len); /* stored least significant byte first */
+	s.p[8] = (uint8_t)crc, s.p[9] = (uint8_t)(crc >> 8);
+	s.p[10] = (uint8_t)(crc >> 16), s.p[11] = (uint8_t)(crc >> 24);
+	sctp_packet(a, &s);
 	free(s.p);
+	a->chunks.len = 0, a->nchunks = 0;
+}
+
+static void sctp_send(int from, unsigned port, const buf *m)
+{
+	sassoc *a = NULL;
+	for (size_t i = 0; i < nsassocs && !a; i++)
+		if (sassocs[i].from == from && sassocs[i].port == port)
+			a = &sassocs[i];
+	if (!a) {
+		/* TSN spaces far apart, the first one wrapping past 2^32 soon */
+		a = &sassocs[nsassocs];
+		a->from = from, a->port = port, a->tsn = 0xfffffff0u + 0x40000000u * (uint32_t)nsassocs;
+		a->vtag = (uint32_t)++nsassocs;
+	}
+	size_t seg = opt.segment && opt.segment < m->len ? opt.segment : m->len;
+	for (size_t off = 0; off < m->len; off += seg) {
+		size_t n = m->len - off < seg ? m->len - off : seg;
+		unsigned flags = (off == 0 ? 2u : 0u) | (off + n == m->len ? 1u : 0u);
+		put8(&a->chunks, 0), put8(&a->chunks, flags), put16(&a->chunks, (unsigned)(16 + n));
+		put32(&a->chunks, a->tsn++), put16(&a->chunks, port == 2945), put16(&a->chunks, a->ssn);
+		put32(&a->chunks, 7);
+		put(&a->chunks, m->p + off, n);
+		while (a->chunks.len % 4)
+			put8(&a->chunks, 0);
+		if (++a->nchunks == (size_t)opt.per_datagram)
+			sctp_flush(a);
+	}
+	a->ssn++;
 }
 
 /* TCP: one connection per (direction, port); segments are queued per
@@ -373,10 +457,13 @@ int main(int argc, char **argv)
 				tcp_flush(c), c->queued = 0;
 			continue;
 		}
+		if (opt.transport == T_SCTP) {
+			sctp_send(from, port, m);
+			continue;
+		}
 		/* several messages in one datagram share direction and port */
 		if (in_dgram && (from != dgram_from || port != dgram_port || in_dgram == (size_t)opt.per_datagram)) {
-			opt.transport == T_SCTP ? sctp_send(dgram_from, 3 - dgram_from, dgram_port, &dgram)
-			                        : udp_send(dgram_from, 3 - dgram_from, dgram_port, &dgram);
+			udp_send(dgram_from, 3 - dgram_from, dgram_port, &dgram);
 			dgram.len = 0, in_dgram = 0;
 		}
 		dgram_from = from, dgram_port = port;
@@ -386,8 +473,12 @@ int main(int argc, char **argv)
 		in_dgram++;
 	}
 	if (in_dgram)
-		opt.transport == T_SCTP ? sctp_send(dgram_from, 3 - dgram_from, dgram_port, &dgram)
-		                        : udp_send(dgram_from, 3 - dgram_from, dgram_port, &dgram);
+		udp_send(dgram_from, 3 - dgram_from, dgram_port, &dgram);
+	for (size_t i = 0; i < nsassocs; i++) {
+		sctp_flush(&sassocs[i]);
+		if (sassocs[i].has_held) /* no packet left to swap it with */
+			ip_send(sassocs[i].from, 3 - sassocs[i].from, 132, &sassocs[i].held);
+	}
 	if (opt.garbage) {
 		buf g = { 0 };
 		put(&g, "MEGACO/1 [1.2.3.4]:5 Transaction = {", 36);
@@ -419,6 +510,6 @@ int main(int argc, char **argv)
 	free(msgs);
 	free(dgram.p);
 	for (size_t i = 0; i < 4; i++)
-		free(conns[i].pending.p);
+		free(conns[i].pending.p), free(sassocs[i].chunks.p), free(sassocs[i].held.p);
 	return 0;
 }

@@ -3,7 +3,8 @@
  * The pipeline, one file per stage:
  *   capture.c  pcap/pcapng through libpcap, link layers, IPv4/IPv6
  *   ip_frag.c  IP fragment reassembly
- *   transport.c UDP and SCTP payloads, splitting a payload into messages
+ *   transport.c UDP, and splitting a payload into messages
+ *   sctp_data.c SCTP DATA chunks, fragmented user messages reassembled
  *   tcp_stream.c TCP reassembly per direction and TPKT framing
  *   msglog.c   message logs (text and BER) written and read
  *   facts.c    what a decoded message says, at transaction/command level
@@ -56,6 +57,7 @@ void endpoint_format(const dump_endpoint *ep, char *buf, size_t cap);
 
 typedef struct ip_frag_table ip_frag_table;
 typedef struct tcp_table tcp_table;
+typedef struct sctp_table sctp_table;
 typedef struct pipeline pipeline;
 struct dump_app;
 
@@ -65,6 +67,7 @@ typedef struct dump_ctx {
 	size_t nports;
 	ip_frag_table *frags;
 	tcp_table *tcp;
+	sctp_table *sctp;
 	pipeline *pipe;
 	int64_t first_sec; /* time of the first frame, for relative times */
 	uint32_t first_usec;
@@ -91,11 +94,17 @@ const uint8_t *ip_frag_add(ip_frag_table *t, const uint8_t *key, size_t key_len,
 size_t ip_frag_pending(const ip_frag_table *t);
 
 /* --- transport.c ----------------------------------------------------- */
-/* A UDP or SCTP payload, or one TPKT's contents: one or more messages. */
+/* A UDP payload, an SCTP user message or one TPKT's contents: one or more
+ * messages. */
 void transport_payload(dump_ctx *ctx, const dump_origin *o, const uint8_t *p, size_t len);
 void transport_udp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len);
-void transport_sctp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len);
 int transport_port_wanted(const dump_ctx *ctx, unsigned port);
+
+/* --- sctp_data.c ----------------------------------------------------- */
+sctp_table *sctp_table_new(void);
+/* Reports user messages left incomplete, then frees. */
+void sctp_table_free(dump_ctx *ctx, sctp_table *t);
+void transport_sctp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len);
 
 /* --- tcp_stream.c ---------------------------------------------------- */
 tcp_table *tcp_table_new(void);

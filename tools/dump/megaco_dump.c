@@ -459,6 +459,7 @@ int main(int argc, char **argv)
 	if (log_out && !(app.log = msglog_open(log_out, log_fmt)))
 		goto done;
 	if (!(ctx.frags = ip_frag_new()) || !(ctx.tcp = tcp_table_new()) ||
+	    !(ctx.sctp = sctp_table_new()) ||
 	    !pipeline_new(&ctx, threads))
 		goto oom;
 	app.progress = isatty(2) && !isatty(1) ? 1 : isatty(2) && app.output == OUT_NONE;
@@ -468,6 +469,8 @@ int main(int argc, char **argv)
 	pipeline_drain(&ctx);
 	tcp_table_free(&ctx, ctx.tcp);
 	ctx.tcp = NULL;
+	sctp_table_free(&ctx, ctx.sctp);
+	ctx.sctp = NULL;
 	progress(&ctx, 1);
 	if (app.last_only && app.last_len)
 		fwrite(app.last_line, 1, app.last_len, app.out);
@@ -494,6 +497,7 @@ done:
 	if (app.log)
 		msglog_close(app.log);
 	tcp_table_free(&ctx, ctx.tcp);
+	sctp_table_free(&ctx, ctx.sctp);
 	ip_frag_free(ctx.frags);
 	stats_free(app.st);
 	free(app.last_line);

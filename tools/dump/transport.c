@@ -1,7 +1,7 @@
 /*
- * UDP and SCTP (RFC 3525 Annex D.1, H.248.4's SCTP binding): pick the
- * datagrams on Megaco ports (SCTP also by payload protocol identifier 7),
- * and split a payload that holds more than one message. BER messages are
+ * UDP (RFC 3525 Annex D.1): pick the datagrams on Megaco ports, and split
+ * a payload (a datagram's, a TPKT's or an SCTP user message's) that holds
+ * more than one message. BER messages are
  * split by their outer TLV length; text messages where the decoder, having
  * read one message, meets the next one's header (MEGACO/ or !/).
  */
@@ -9,8 +9,6 @@
 #include <strings.h>
 
 #include "dump.h"
-
-#define SCTP_PPID_H248 7
 
 int transport_port_wanted(const dump_ctx *ctx, unsigned port)
 {
@@ -108,33 +106,4 @@ void transport_udp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
 		ulen = len;
 	o->transport = DUMP_UDP;
 	transport_payload(ctx, o, p + 8, ulen - 8);
-}
-
-/* SCTP DATA chunks (type 0) that carry a whole message (B and E flags);
- * fragmented user messages are reported, not reassembled. */
-void transport_sctp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
-{
-	if (len < 12)
-		return;
-	o->src.port = (uint16_t)rd16(p);
-	o->dst.port = (uint16_t)rd16(p + 2);
-	o->transport = DUMP_SCTP;
-	int port_ok = transport_port_wanted(ctx, o->src.port) || transport_port_wanted(ctx, o->dst.port);
-	size_t off = 12;
-	while (off + 4 <= len) {
-		unsigned type = p[off], flags = p[off + 1];
-		size_t clen = rd16(p + off + 2);
-		if (clen < 4 || clen > len - off)
-			break;
-		if (type == 0 && clen >= 16) {
-			uint32_t ppid = rd32(p + off + 12);
-			if (ppid == SCTP_PPID_H248 || (ppid == 0 && port_ok)) {
-				if ((flags & 3) == 3)
-					transport_payload(ctx, o, p + off + 16, clen - 16);
-				else
-					dump_warn(ctx, o, "SCTP DATA chunk is a fragment of a user message: not reassembled");
-			}
-		}
-		off += (clen + 3) & ~(size_t)3;
-	}
 }
