@@ -13,89 +13,16 @@
 
 #include "megaco/options.h"
 
-/* Keyword indexes, in keywords.def order. */
-enum text_kw {
-#define MEGACO_KW(id, l, s) TEXT_KW_##id,
-#include "keywords.def"
-#undef MEGACO_KW
-	TEXT_KW_COUNT
-};
+#include "text_kw_hash.h"
 
 /* Returns the keyword index of s[0..n) (case-insensitive, long or short form), or -1. */
 int text_keyword_lookup(const char *s, size_t n);
-/* Builds the keyword table once per process; the scanners' open functions call it. */
-void text_keyword_init(void);
 
 /*
- * The keyword hash table (text_keyword_lookup.c explains it), here so that
- * the scanner's per-word lookup is inline. Spellings are folded (| 0x20) and
- * zero-padded into three little-endian 64-bit words.
- */
-#define TEXT_KW_MAX_LEN 24u /* longest spelling (22) fits three words */
-#define TEXT_KW_SLOTS 1024u /* power of two */
-#define TEXT_KW_SLOT_BITS 10
-
-typedef struct text_kw_entry {
-	uint64_t w[3];
-	uint8_t kw;
-} text_kw_entry;
-
-typedef struct text_kw_hash {
-	uint8_t slot[TEXT_KW_SLOTS];          /* entry index, 0 for an empty slot */
-	text_kw_entry entry[2 * TEXT_KW_COUNT + 2];
-} text_kw_hash;
-
-extern text_kw_hash text_kw_table; /* built by text_keyword_init, then read-only */
-
-static inline uint64_t text_kw_load(const unsigned char *s)
-{
-	uint64_t v;
-	memcpy(&v, s, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return v;
-}
-
-/* The low n (1..8) bytes of a little-endian word. */
-static inline uint64_t text_kw_low(uint64_t v, size_t n)
-{
-	return n >= 8 ? v : v & ((1ull << (8 * n)) - 1);
-}
-
-/* The slot of a folded spelling, from its three words mixed into one. */
-static inline unsigned text_kw_slot_of(uint64_t x)
-{
-	return (unsigned)(((x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ull) >> (64 - TEXT_KW_SLOT_BITS));
-}
-
-/*
- * Folds s[0..n) (1 <= n <= TEXT_KW_MAX_LEN) into w[3] and returns its slot.
- * Reads s in whole 8-byte words: up to 7 bytes past s + n.
- */
-static inline unsigned text_kw_fold(const unsigned char *s, size_t n, uint64_t w[3])
-{
-	const uint64_t fold = 0x2020202020202020ull;
-	uint64_t a = text_kw_load(s) | fold, b = 0, c = 0;
-	if (n <= 8) {
-		a = text_kw_low(a, n);
-	} else {
-		b = text_kw_load(s + 8) | fold;
-		if (n <= 16)
-			b = text_kw_low(b, n - 8);
-		else
-			c = text_kw_low(text_kw_load(s + 16) | fold, n - 16);
-	}
-	w[0] = a;
-	w[1] = b;
-	w[2] = c;
-	return text_kw_slot_of(a ^ (b * 0x9E3779B97F4A7C15ull) ^ (c * 0xC2B2AE3D27D4EB4Full));
-}
-
-/*
- * text_keyword_lookup once text_keyword_init has run (the scanner's per-word
- * call). Reads s in 8-byte words: s[0 .. n rounded up to 8) must be readable
- * (the scanner's input copy is padded for it). Always inlined: GCC's size
+ * text_keyword_lookup for the scanner's per-word call, over the table
+ * generated at build time (text_kw_hash.h). Reads s in 8-byte words: s[0 ..
+ * n rounded up to 8) must be readable (the scanner's input copy is padded
+ * for it). Always inlined: GCC's size
  * heuristics drop it out of line as the scanner's word rule grows, and the
  * call then costs a word more than the lookup (measured: +220 instructions a
  * compact decode).
