@@ -126,7 +126,7 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 	case MEGACO_ENC_COMPACT:
 		if (msg->form != MEGACO_NAMES_TEXT)
 			return names_encode_converted(msg, enc, o, buf, cap, out_len, err);
-		return text_encode_message(msg, enc == MEGACO_ENC_COMPACT, buf, cap, out_len, err);
+		return text_encode_message(msg, enc == MEGACO_ENC_COMPACT, o, buf, cap, out_len, err);
 	default:
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "cannot encode to encoding %d",
 		                 (int)enc);

@@ -79,8 +79,9 @@ int per_encode_message(const megaco_message *msg, const megaco_options *o, unsig
 /* Text: one parser reads pretty and compact; compact != 0 picks the encoder style. */
 int text_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
                         megaco_message **out, megaco_error *err);
-int text_encode_message(const megaco_message *msg, int compact, unsigned char *buf, size_t cap,
-                        size_t *out_len, megaco_error *err);
+/* o (resolved): what it writes, text_decode_message reads under o's token and depth limits. */
+int text_encode_message(const megaco_message *msg, int compact, const megaco_options *o,
+                        unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err);
 
 /*
  * Text scanner alone, for megaco-bench's scanner-only rows: runs the scanner

@@ -523,7 +523,8 @@ int names_encode_converted(const megaco_message *msg, megaco_encoding enc,
 			rc = per_encode_message(&tmp, o, buf, cap, out_len, err);
 			break;
 		default:
-			rc = text_encode_message(&tmp, enc == MEGACO_ENC_COMPACT, buf, cap, out_len, err);
+			rc = text_encode_message(&tmp, enc == MEGACO_ENC_COMPACT, o, buf, cap,
+			                         out_len, err);
 			break;
 		}
 	}

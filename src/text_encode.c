@@ -143,6 +143,7 @@ typedef struct enc {
 	int rc;           /* first error, sticky; later writes are harmless */
 	megaco_error *err;
 	unsigned depth;   /* embedded-descriptor nesting (the model allows cycles) */
+	unsigned depth_max; /* the deepest it got: bounds the brace nesting written */
 	/* the node a fail_at() names; its path is found after the fact */
 	const asn_TYPE_descriptor_t *at_td;
 	const void *at;
@@ -1426,6 +1427,8 @@ static void second_events(enc *e, const SecondEventsDescriptor_t *d, unsigned l)
 		fail(e, MEGACO_ERR_TOO_DEEP, "embedded events nested too deeply");
 		return;
 	}
+	if (e->depth > e->depth_max)
+		e->depth_max = e->depth;
 	events_list(e, d->requestID, d->eventList.list.count, l, 1,
 	            (void *const *)d->eventList.list.array);
 	e->depth--;
@@ -2873,8 +2876,42 @@ static void message(enc *e, const MegacoMessage_t *m)
 	}
 }
 
-int text_encode_message(const megaco_message *msg, int compact, unsigned char *buf, size_t cap,
-                        size_t *out_len, megaco_error *err)
+/*
+ * Brace and bracket nesting the encoder can write: at most TEXT_NEST_FIXED
+ * outside embedded events (Transaction, Context, command, Events, event,
+ * NotifyRegulated, Embed, Signals, SignalList, signal, NotifyCompletion or a
+ * value list: 12 at the deepest, with room to spare), and each level of
+ * embedded events (Events, event, NotifyRegulated, Embed, Signals ...) at most
+ * TEXT_NEST_PER_EMBED more. Only a bound: when it exceeds max_depth the
+ * output is scanned.
+ */
+#define TEXT_NEST_FIXED 16u
+#define TEXT_NEST_PER_EMBED 8u
+
+/*
+ * What we write, we read under the same options: a token longer than
+ * max_token_length or nesting deeper than max_depth is refused. The scanner
+ * that enforces both at decode checks the output, only when the output could
+ * break one (longer than the token limit, or a nesting bound past the depth
+ * limit): with the default limits that is only for output over 64 KiB or
+ * embedded events nested six deep.
+ */
+TW_COLD int limits_check(const unsigned char *buf, size_t len, const megaco_options *o,
+                         megaco_error *err)
+{
+	int rc = text_scan_only(buf, len, o, err);
+	if (rc == MEGACO_ERR_TOKEN_TOO_LONG || rc == MEGACO_ERR_TOO_DEEP) {
+		error_prefix(err, "the text would not decode under the same options");
+		return rc;
+	}
+	if (rc != MEGACO_OK && rc != MEGACO_ERR_NOMEM && rc != MEGACO_ERR_TOO_LARGE)
+		return set_error(err, MEGACO_ERR_INTERNAL, 0, "our own text does not scan: %s",
+		                 megaco_strerror(rc));
+	return rc == MEGACO_ERR_TOO_LARGE ? MEGACO_OK : rc; /* max_message_size: the caller's check */
+}
+
+int text_encode_message(const megaco_message *msg, int compact, const megaco_options *o,
+                        unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
 {
 	/*
 	 * Seam for the transcoding layer: binary-form names (4-octet package/item
@@ -2908,5 +2945,8 @@ int text_encode_message(const megaco_message *msg, int compact, unsigned char *b
 	if (len > cap)
 		return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, cap,
 		                 "output needs %zu bytes, the buffer has %zu", len, cap);
+	if (len > o->max_token_length ||
+	    TEXT_NEST_FIXED + TEXT_NEST_PER_EMBED * e.depth_max > o->max_depth)
+		return limits_check(buf, len, o, err);
 	return MEGACO_OK;
 }

@@ -1239,7 +1239,9 @@ static void test_corpus(void **state)
 		/* Straight into the encoder, names still binary: the seam refuses. */
 		unsigned char tiny[4];
 		size_t len = 0;
-		assert_int_equal(text_encode_message(m, 0, tiny, sizeof tiny, &len, &err),
+		megaco_options o;
+		megaco_options_init(&o);
+		assert_int_equal(text_encode_message(m, 0, &o, tiny, sizeof tiny, &len, &err),
 		                 MEGACO_ERR_UNKNOWN_NAME);
 		int rc = megaco_message_convert_names(m, MEGACO_NAMES_TEXT, NULL, &err);
 		if (rc != MEGACO_OK)
