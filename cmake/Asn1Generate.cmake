@@ -11,7 +11,7 @@ string(REGEX MATCH "v[0-9][0-9.]+" ASN1C_VERSION "${_asn1c_v}")
 function(megaco_asn1_generate module outdir out_sources)
   set(stamp ${outdir}/.stamp)
   file(SHA256 ${module} module_hash)
-  set(want "${module_hash} ${ASN1C_VERSION} patch-6")
+  set(want "${module_hash} ${ASN1C_VERSION} patch-7")
   set(have "")
   if(EXISTS ${stamp})
     file(READ ${stamp} have)
@@ -65,35 +65,19 @@ function(megaco_asn1_generate module outdir out_sources)
       endif()
       file(WRITE ${outdir}/${f} "${fixed}")
     endforeach()
-    # Siblings are included with quotes, so the headers find each other in
-    # their own directory (installed: include/megaco/asn1/) and never an
-    # application's asn1c headers of the same names on its include path.
-    file(GLOB gen_files ${outdir}/*.h ${outdir}/*.c)
-    foreach(f ${gen_files})
-      file(READ ${f} text)
-      string(REGEX MATCHALL "#include <[A-Za-z0-9_-]+\\.h>" incs "${text}")
-      list(REMOVE_DUPLICATES incs)
-      foreach(inc ${incs})
-        string(REGEX REPLACE "#include <(.*)>" "\\1" h "${inc}")
-        if(EXISTS ${outdir}/${h})
-          string(REPLACE "${inc}" "#include \"${h}\"" text "${text}")
-        endif()
-      endforeach()
-      file(WRITE ${f} "${text}")
-    endforeach()
     # C99 has snprintf(); defining _BSD_SOURCE for it only makes glibc warn
-    # ("_BSD_SOURCE and _SVID_SOURCE are deprecated") in every application
-    # that includes a model header first.
+    # ("_BSD_SOURCE and _SVID_SOURCE are deprecated") in every tool or test
+    # that includes one of these headers first.
     file(READ ${outdir}/asn_system.h text)
     string(REPLACE "#ifndef _BSD_SOURCE\n#define _BSD_SOURCE /* for snprintf() on some linux systems  */\n#endif\n" "" fixed "${text}")
     if(fixed STREQUAL text)
       message(FATAL_ERROR "_BSD_SOURCE define not found in asn_system.h; update cmake/Asn1Generate.cmake")
     endif()
     file(WRITE ${outdir}/asn_system.h "${fixed}")
-    # asn1c's runtime headers assume asn_application.h came first; an
-    # installed header must compile on its own (tests/headers.sh). Including
-    # it ahead of each header's guard gives every header the order
-    # asn_application.h itself sets up.
+    # asn1c's runtime headers assume asn_application.h came first; the tools
+    # and tests include whichever they need. Including it ahead of each
+    # header's guard gives every header the order asn_application.h itself
+    # sets up.
     file(GLOB gen_headers ${outdir}/*.h)
     foreach(f ${gen_headers})
       get_filename_component(n ${f} NAME)
@@ -106,7 +90,7 @@ function(megaco_asn1_generate module outdir out_sources)
     file(WRITE ${stamp} "${want}")
   endif()
   # Generated headers end by including asn_internal.h, so the hooks header
-  # must sit beside them (and be installed with them).
+  # must sit beside them.
   configure_file(${MEGACO_ASN1_HOOKS} ${outdir}/megaco_asn_hooks.h COPYONLY)
   file(GLOB srcs ${outdir}/*.c)
   set(${out_sources} ${srcs} PARENT_SCOPE)

@@ -22,11 +22,10 @@ install(TARGETS megaco_shared megaco_static EXPORT megacoTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT megaco-development)
 install(DIRECTORY include/megaco DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT megaco-development)
-install(FILES ${MEGACO_GENERATED_INCLUDE_DIR}/megaco/version.h
+# Generated: the version macros and the model (cmake/ModelHeader.cmake);
+# asn1c's own headers stay in the build tree.
+install(FILES ${MEGACO_GENERATED_INCLUDE_DIR}/megaco/version.h ${MEGACO_MODEL_H}
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/megaco COMPONENT megaco-development)
-file(GLOB ASN1_HEADERS ${ASN1_GEN_DIR}/*.h)
-install(FILES ${ASN1_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/megaco/asn1
-  COMPONENT megaco-development)
 
 # CMake package: targets, config and version files.
 install(EXPORT megacoTargets NAMESPACE megaco:: DESTINATION ${MEGACO_CMAKE_DIR}

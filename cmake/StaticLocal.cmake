@@ -56,6 +56,9 @@ set_target_properties(megaco_static PROPERTIES OUTPUT_NAME megaco LINKER_LANGUAG
 
 add_library(megaco_internal STATIC $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1>)
 target_include_directories(megaco_internal PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/src ${ASN1_GEN_DIR})
+# Its users see the model under asn1c's names, as the library's sources do
+# (cmake/ModelHeader.cmake).
+target_compile_definitions(megaco_internal PUBLIC MEGACO_ASN1C_NAMES)
 
 foreach(lk shared static internal)
   target_include_directories(megaco_${lk} PUBLIC

@@ -11,29 +11,29 @@
 
 #include <megaco/megaco.h>
 
-#include <megaco/asn1/MegacoMessage.h> /* the model: asn1c's types of the H.248.1 module */
+#include <megaco/model.h> /* the model: asn1c's types of the H.248.1 module, prefixed megaco_ */
 
 static const char *const command_names[] = {
-	[Command_PR_addReq] = "Add",
-	[Command_PR_moveReq] = "Move",
-	[Command_PR_modReq] = "Modify",
-	[Command_PR_subtractReq] = "Subtract",
-	[Command_PR_auditCapRequest] = "AuditCapability",
-	[Command_PR_auditValueRequest] = "AuditValue",
-	[Command_PR_notifyReq] = "Notify",
-	[Command_PR_serviceChangeReq] = "ServiceChange",
+	[megaco_Command_PR_addReq] = "Add",
+	[megaco_Command_PR_moveReq] = "Move",
+	[megaco_Command_PR_modReq] = "Modify",
+	[megaco_Command_PR_subtractReq] = "Subtract",
+	[megaco_Command_PR_auditCapRequest] = "AuditCapability",
+	[megaco_Command_PR_auditValueRequest] = "AuditValue",
+	[megaco_Command_PR_notifyReq] = "Notify",
+	[megaco_Command_PR_serviceChangeReq] = "ServiceChange",
 };
 
 /* Termination IDs of a command (the model keeps them per command kind). */
-static const TerminationIDList_t *command_terminations(const Command_t *c)
+static const megaco_TerminationIDList_t *command_terminations(const megaco_Command_t *c)
 {
 	switch (c->present) {
-	case Command_PR_addReq: return &c->choice.addReq.terminationID;
-	case Command_PR_moveReq: return &c->choice.moveReq.terminationID;
-	case Command_PR_modReq: return &c->choice.modReq.terminationID;
-	case Command_PR_subtractReq: return &c->choice.subtractReq.terminationID;
-	case Command_PR_notifyReq: return &c->choice.notifyReq.terminationID;
-	case Command_PR_serviceChangeReq: return &c->choice.serviceChangeReq.terminationID;
+	case megaco_Command_PR_addReq: return &c->choice.addReq.terminationID;
+	case megaco_Command_PR_moveReq: return &c->choice.moveReq.terminationID;
+	case megaco_Command_PR_modReq: return &c->choice.modReq.terminationID;
+	case megaco_Command_PR_subtractReq: return &c->choice.subtractReq.terminationID;
+	case megaco_Command_PR_notifyReq: return &c->choice.notifyReq.terminationID;
+	case megaco_Command_PR_serviceChangeReq: return &c->choice.serviceChangeReq.terminationID;
 	default: return NULL; /* audits name one ID, not a list */
 	}
 }
@@ -51,11 +51,11 @@ static void print_context(unsigned long id)
 		printf("%lu", id);
 }
 
-static void print_mid(const MId_t *mid)
+static void print_mid(const megaco_MId_t *mid)
 {
 	switch (mid->present) {
-	case MId_PR_ip4Address: {
-		const IP4Address_t *a = &mid->choice.ip4Address;
+	case megaco_MId_PR_ip4Address: {
+		const megaco_IP4Address_t *a = &mid->choice.ip4Address;
 		printf("[");
 		for (int i = 0; i < a->address.size; i++)
 			printf(i ? ".%u" : "%u", a->address.buf[i]);
@@ -64,14 +64,14 @@ static void print_mid(const MId_t *mid)
 			printf(":%ld", *a->portNumber);
 		break;
 	}
-	case MId_PR_domainName: {
-		const DomainName_t *d = &mid->choice.domainName;
+	case megaco_MId_PR_domainName: {
+		const megaco_DomainName_t *d = &mid->choice.domainName;
 		printf("<%.*s>", (int)d->name.size, (const char *)d->name.buf);
 		if (d->portNumber)
 			printf(":%ld", *d->portNumber);
 		break;
 	}
-	case MId_PR_deviceName:
+	case megaco_MId_PR_deviceName:
 		printf("%.*s", (int)mid->choice.deviceName.size, (const char *)mid->choice.deviceName.buf);
 		break;
 	default:
@@ -79,20 +79,20 @@ static void print_mid(const MId_t *mid)
 	}
 }
 
-static void print_request(const TransactionRequest_t *tr)
+static void print_request(const megaco_TransactionRequest_t *tr)
 {
 	printf("transaction %lu: request\n", tr->transactionId);
 	for (int a = 0; a < tr->actions.list.count; a++) {
-		const ActionRequest_t *act = tr->actions.list.array[a];
+		const megaco_ActionRequest_t *act = tr->actions.list.array[a];
 		printf("  context ");
 		print_context(act->contextId);
 		printf("\n");
 		for (int c = 0; c < act->commandRequests.list.count; c++) {
-			const Command_t *cmd = &act->commandRequests.list.array[c]->command;
+			const megaco_Command_t *cmd = &act->commandRequests.list.array[c]->command;
 			printf("    %s", command_names[cmd->present] ? command_names[cmd->present] : "?");
-			const TerminationIDList_t *tids = command_terminations(cmd);
+			const megaco_TerminationIDList_t *tids = command_terminations(cmd);
 			for (int t = 0; tids && t < tids->list.count; t++) {
-				const TerminationID_t *tid = tids->list.array[t];
+				const megaco_TerminationID_t *tid = tids->list.array[t];
 				printf(" %.*s", (int)tid->id.size, (const char *)tid->id.buf);
 			}
 			printf("\n");
@@ -135,23 +135,23 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	const MegacoMessage_t *m = megaco_message_model_const(msg);
+	const megaco_MegacoMessage_t *m = megaco_message_model_const(msg);
 	printf("encoding %s, version %d\n", megaco_encoding_name(enc), megaco_message_version(msg));
 	printf("mId ");
 	print_mid(&m->mess.mId);
 	printf("\n");
-	if (m->mess.messageBody.present == Message__messageBody_PR_transactions) {
-		const struct Message__messageBody__transactions *ts = &m->mess.messageBody.choice.transactions;
+	if (m->mess.messageBody.present == megaco_Message__messageBody_PR_transactions) {
+		const struct megaco_Message__messageBody__transactions *ts = &m->mess.messageBody.choice.transactions;
 		for (int i = 0; i < ts->list.count; i++) {
-			const Transaction_t *t = ts->list.array[i];
+			const megaco_Transaction_t *t = ts->list.array[i];
 			switch (t->present) {
-			case Transaction_PR_transactionRequest:
+			case megaco_Transaction_PR_transactionRequest:
 				print_request(&t->choice.transactionRequest);
 				break;
-			case Transaction_PR_transactionReply:
+			case megaco_Transaction_PR_transactionReply:
 				printf("transaction %lu: reply\n", t->choice.transactionReply.transactionId);
 				break;
-			case Transaction_PR_transactionPending:
+			case megaco_Transaction_PR_transactionPending:
 				printf("transaction %lu: pending\n", t->choice.transactionPending.transactionId);
 				break;
 			default:

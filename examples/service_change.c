@@ -12,12 +12,12 @@
 
 #include <megaco/megaco.h>
 
-#include <megaco/asn1/MegacoMessage.h>
+#include <megaco/model.h>
 
 /* Allocates a zeroed node in msg's arena; NULL only when out of memory. */
 #define NEW(msg, type) ((type *)megaco_message_alloc((msg), sizeof(type)))
 
-static int set_string(megaco_message *msg, OCTET_STRING_t *field, const char *s)
+static int set_string(megaco_message *msg, megaco_OCTET_STRING_t *field, const char *s)
 {
 	return megaco_message_set_octets(msg, field, s, strlen(s));
 }
@@ -35,33 +35,33 @@ static megaco_message *build(void)
 	megaco_message *msg = megaco_message_new(MEGACO_NAMES_TEXT, NULL);
 	if (!msg)
 		return NULL;
-	MegacoMessage_t *m = megaco_message_model(msg);
+	megaco_MegacoMessage_t *m = megaco_message_model(msg);
 	m->mess.version = 1;
-	m->mess.mId.present = MId_PR_ip4Address;
+	m->mess.mId.present = megaco_MId_PR_ip4Address;
 	static const unsigned char mg_address[4] = { 124, 124, 124, 222 };
 	int rc = megaco_message_set_octets(msg, &m->mess.mId.choice.ip4Address.address, mg_address,
 	                                   sizeof mg_address);
 
-	Transaction_t *t = NEW(msg, Transaction_t);
-	ActionRequest_t *action = NEW(msg, ActionRequest_t);
-	CommandRequest_t *cr = NEW(msg, CommandRequest_t);
-	TerminationID_t *root = NEW(msg, TerminationID_t);
-	ServiceChangeAddress_t *address = NEW(msg, ServiceChangeAddress_t);
-	ServiceChangeProfile_t *profile = NEW(msg, ServiceChangeProfile_t);
-	OCTET_STRING_t *reason = NEW(msg, OCTET_STRING_t);
+	megaco_Transaction_t *t = NEW(msg, megaco_Transaction_t);
+	megaco_ActionRequest_t *action = NEW(msg, megaco_ActionRequest_t);
+	megaco_CommandRequest_t *cr = NEW(msg, megaco_CommandRequest_t);
+	megaco_TerminationID_t *root = NEW(msg, megaco_TerminationID_t);
+	megaco_ServiceChangeAddress_t *address = NEW(msg, megaco_ServiceChangeAddress_t);
+	megaco_ServiceChangeProfile_t *profile = NEW(msg, megaco_ServiceChangeProfile_t);
+	megaco_OCTET_STRING_t *reason = NEW(msg, megaco_OCTET_STRING_t);
 	if (rc != MEGACO_OK || !t || !action || !cr || !root || !address || !profile || !reason)
 		goto fail;
 
-	m->mess.messageBody.present = Message__messageBody_PR_transactions;
-	t->present = Transaction_PR_transactionRequest;
+	m->mess.messageBody.present = megaco_Message__messageBody_PR_transactions;
+	t->present = megaco_Transaction_PR_transactionRequest;
 	t->choice.transactionRequest.transactionId = 9998;
 	action->contextId = 0; /* "-", the null context */
 
-	cr->command.present = Command_PR_serviceChangeReq;
-	ServiceChangeRequest_t *sc = &cr->command.choice.serviceChangeReq;
-	ServiceChangeParm_t *parm = &sc->serviceChangeParms;
-	parm->serviceChangeMethod = ServiceChangeMethod_restart;
-	address->present = ServiceChangeAddress_PR_portNumber;
+	cr->command.present = megaco_Command_PR_serviceChangeReq;
+	megaco_ServiceChangeRequest_t *sc = &cr->command.choice.serviceChangeReq;
+	megaco_ServiceChangeParm_t *parm = &sc->serviceChangeParms;
+	parm->serviceChangeMethod = megaco_ServiceChangeMethod_restart;
+	address->present = megaco_ServiceChangeAddress_PR_portNumber;
 	address->choice.portNumber = 55555;
 	parm->serviceChangeAddress = address;
 	parm->serviceChangeProfile = profile;

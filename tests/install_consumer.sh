@@ -16,9 +16,10 @@ LD_LIBRARY_PATH=$(pkg-config --variable=libdir megaco) "$tmp/pc_shared" "$sample
 cc -std=c11 -Wall -Wextra -Werror -static-libgcc -o "$tmp/pc_static" "$src/tests/consumer/consumer.c" \
 	$(pkg-config --cflags megaco) "$(pkg-config --variable=libdir megaco)/libmegaco.a" $(pkg-config --libs-only-l --static megaco | sed 's/-lmegaco//')
 "$tmp/pc_static" "$sample" | grep -q "^v1 $want"
-# The model is reached as <megaco/asn1/...> only: no asn1c directory of ours
-# on an application's include path.
+# The model is <megaco/model.h>: no directory of ours but include/ on an
+# application's include path, and no asn1c header installed.
 if pkg-config --cflags megaco | grep -q asn1; then echo "pkg-config --cflags adds an asn1 directory" >&2; exit 1; fi
+if [ -e "$prefix/include/megaco/asn1" ]; then echo "asn1c's headers are installed" >&2; exit 1; fi
 cmake -S "$src/tests/consumer" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 grep -q "MEGACO_VERSION_NUM" "$prefix/include/megaco/version.h"
 # find_package(megaco 0.1) found this 0.1.z tree above; a 0.2 or 1.0 request must not.

@@ -1,16 +1,26 @@
 /*
  * An application with two asn1c-generated libraries: libmegaco and its own
  * module (Other.asn, a type called Message, built with asn1c's runtime of
- * global names). Encodes and decodes with both and fails unless each
- * library's result is right: with a static libmegaco that leaks asn1c's
- * names, whichever library comes second on the link line runs the other's
- * code (docs/abi.md). usage: app CORPUS_BER_FILE
+ * global names). One file includes both models, libmegaco's megaco/model.h
+ * and the module's own Message.h (in the order MODEL_HEADER_FIRST says),
+ * and uses both: encodes and decodes with each library, and reads and edits
+ * libmegaco's model, and fails unless each result is right. Linked with a
+ * static libmegaco that leaked asn1c's names, whichever library came second
+ * on the link line would run the other's code (docs/abi.md). Built as C and
+ * as C++. usage: app CORPUS_BER_FILE
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "Message.h" /* the application's own asn1c type */
+#ifdef MODEL_HEADER_FIRST
 #include <megaco/megaco.h>
+#include <megaco/model.h>
+#include "Message.h" /* the application's own asn1c type */
+#else
+#include "Message.h"
+#include <megaco/megaco.h>
+#include <megaco/model.h>
+#endif
 
 static int other_roundtrip(void)
 {
@@ -38,6 +48,27 @@ static int other_roundtrip(void)
 	return 0;
 }
 
+static int contains(const char *text, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i + n <= len; i++)
+		if (memcmp(text + i, s, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* The first transaction request of a decoded message, or NULL. */
+static megaco_TransactionRequest_t *first_request(megaco_message *msg)
+{
+	megaco_Message_t *mess = &megaco_message_model(msg)->mess;
+	if (mess->messageBody.present != megaco_Message__messageBody_PR_transactions ||
+	    mess->messageBody.choice.transactions.list.count < 1)
+		return NULL;
+	megaco_Transaction_t *t = mess->messageBody.choice.transactions.list.array[0];
+	return t->present == megaco_Transaction_PR_transactionRequest ? &t->choice.transactionRequest
+	                                                             : NULL;
+}
+
 static int megaco_roundtrip(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -59,6 +90,26 @@ static int megaco_roundtrip(const char *path)
 	else if (bad)
 		fprintf(stderr, "megaco: BER out (%zu bytes) differs from BER in (%zu)\n", out_len, len);
 	megaco_buffer_free(out, NULL);
+
+	/* Through the model: the version the API reports, then an edit that the
+	 * text encoder must show. */
+	megaco_TransactionRequest_t *tr = first_request(msg);
+	if (!bad && (megaco_message_model_const(msg)->mess.version != megaco_message_version(msg) ||
+	             !tr)) {
+		fprintf(stderr, "megaco: the model disagrees with the API (or %s has no request)\n", path);
+		bad = 1;
+	}
+	if (!bad) {
+		tr->transactionId += 4242;
+		char want[32];
+		snprintf(want, sizeof want, "T=%lu{", (unsigned long)tr->transactionId);
+		rc = megaco_encode_alloc(msg, MEGACO_ENC_COMPACT, NULL, &out, &out_len, &err);
+		if (rc != MEGACO_OK || !contains((const char *)out, out_len, want)) {
+			fprintf(stderr, "megaco: the edited transaction ID (%s) is not in the text\n", want);
+			bad = 1;
+		}
+		megaco_buffer_free(out, NULL);
+	}
 	megaco_message_free(msg);
 	return bad;
 }

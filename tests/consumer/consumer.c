@@ -1,10 +1,10 @@
 /* An application of libmegaco, built against an installed copy: decodes a
- * BER file, reads a model field through the installed asn1c headers and
+ * BER file, reads a model field through the installed megaco/model.h and
  * encodes the message as compact text. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <megaco/asn1/MegacoMessage.h>
+#include <megaco/model.h>
 #include <megaco/megaco.h>
 
 int main(int argc, char **argv)
@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "decode: %s\n", err.message);
 		return 1;
 	}
-	const MegacoMessage_t *m = megaco_message_model_const(msg);
+	const megaco_MegacoMessage_t *m = megaco_message_model_const(msg);
 	void *out = NULL;
 	size_t out_len = 0;
 	int rc = megaco_encode_alloc(msg, MEGACO_ENC_COMPACT, NULL, &out, &out_len, &err);
