@@ -1,6 +1,9 @@
 /*
  * Command-line helpers shared by the tools (see cli_args.h).
  */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* stat, access, PATH_MAX: whichever tool compiles this */
+#endif
 #include "cli_args.h"
 
 #include <errno.h>
@@ -30,6 +33,52 @@ void cli_option_error(const char *prog, int c, const char *arg, int opt)
 	else
 		fprintf(stderr, "%s: unknown option '%s'\n", prog, arg);
 	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+}
+
+int cli_next_option(const cli_spec *spec, int argc, char **argv, int *status)
+{
+	*status = -1;
+	opterr = 0; /* cli_option_error() words the errors */
+	int opt = getopt_long(argc, argv, spec->shortopts, spec->longopts, NULL);
+	switch (opt) {
+	case 'h':
+		spec->usage(stdout);
+		*status = 0;
+		return -1;
+	case 'V':
+		cli_print_version(spec->prog);
+		*status = 0;
+		return -1;
+	case '?':
+	case ':':
+		cli_option_error(spec->prog, opt, argv[optind - 1], optopt);
+		*status = 2;
+		return -1;
+	default:
+		return opt;
+	}
+}
+
+int cli_number_arg(const char *prog, const char *what, const char *s, unsigned long long min,
+                   unsigned long long max, unsigned long long *out)
+{
+	if (cli_parse_number(s, min, max, out) == 0)
+		return 0;
+	fprintf(stderr, "%s: %s wants a whole number %llu..%llu: '%s'\n", prog, what, min, max, s);
+	return -1;
+}
+
+int cli_parse_choice(const char *prog, const char *what, const char *s, const char *const *names)
+{
+	size_t n = 0;
+	for (; names[n]; n++)
+		if (!strcmp(s, names[n]))
+			return (int)n;
+	fprintf(stderr, "%s: %s is ", prog, what);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", names[i], i + 2 < n ? ", " : i + 2 == n ? " or " : "");
+	fprintf(stderr, ", not '%s'\n", s);
+	return -1;
 }
 
 int cli_parse_number(const char *s, unsigned long long min, unsigned long long max,

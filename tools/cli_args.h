@@ -1,13 +1,42 @@
 /*
- * Command-line helpers shared by megaco-conv and megaco-bench: the wording
- * of option errors, whole-number parsing that refuses what strtoul lets
+ * Command-line helpers shared by the tools: the getopt_long loop's common
+ * part (--help, --version, option errors), the wording of option errors,
+ * whole-number and choice parsing that refuse what strtoul and friends let
  * through (signs, blanks, trailing junk), and checking an output path before
  * a long run rather than after it.
  */
 #ifndef MEGACO_CLI_ARGS_H
 #define MEGACO_CLI_ARGS_H
 
+#include <getopt.h>
 #include <stddef.h>
+#include <stdio.h>
+
+/* The end of every tool's long options: --help (-h) and --version (-V). */
+#define CLI_STANDARD_OPTIONS                                                       \
+	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' }, \
+	{ NULL, 0, NULL, 0 }
+
+/* A tool's command line, as cli_next_option() reads it. */
+typedef struct cli_spec {
+	const char *prog;
+	/* getopt_long's short options: starting with ':', holding "hV" */
+	const char *shortopts;
+	/* its long options, ending with CLI_STANDARD_OPTIONS */
+	const struct option *longopts;
+	/* prints the tool's usage, for --help */
+	void (*usage)(FILE *out);
+} cli_spec;
+
+/*
+ * getopt_long's next option, with what every tool does alike done here:
+ * --help prints the usage on stdout, --version the version, and an unknown
+ * option or a missing or unwanted value is reported (cli_option_error).
+ * Returns the tool's next own option; or -1 when the options end, with
+ * *status set to -1 if the tool goes on, or to its exit status (0 after
+ * --help or --version, 2 after an error) if it must stop.
+ */
+int cli_next_option(const cli_spec *spec, int argc, char **argv, int *status);
 
 /*
  * Reports what getopt_long (optstring starting with ':') stopped at: c is
@@ -23,6 +52,20 @@ void cli_option_error(const char *prog, int c, const char *arg, int opt);
  */
 int cli_parse_number(const char *s, unsigned long long min, unsigned long long max,
                      unsigned long long *out);
+
+/*
+ * cli_parse_number() for an option or argument named what ("--repeat",
+ * "ROUNDS"), which on failure prints "PROG: WHAT wants a whole number
+ * MIN..MAX: 'S'" on stderr. Returns 0 or -1.
+ */
+int cli_number_arg(const char *prog, const char *what, const char *s, unsigned long long min,
+                   unsigned long long max, unsigned long long *out);
+
+/*
+ * Which of names (NULL-terminated) s is. Returns its index, or -1 after
+ * printing "PROG: WHAT is A, B or C, not 'S'" on stderr.
+ */
+int cli_parse_choice(const char *prog, const char *what, const char *s, const char *const *names);
 
 /*
  * Whether path can be written: an existing file that is writable, or a new

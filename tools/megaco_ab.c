@@ -23,9 +23,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_args.h"
 #include "megaco/megaco.h"
 #include "megaco_bench.h" /* bench_read_file */
 
+#define PROG "megaco-ab"
 #define CALLS 100
 
 typedef struct build {
@@ -92,24 +94,50 @@ static double round_of(build *b, megaco_encoding enc, int encode, const unsigned
 	return (now_ns() - t0) / CALLS;
 }
 
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: " PROG " A.so B.so ENCODING dec|enc ROUNDS FILE...\n"
+	        "Times one codec operation of two builds of libmegaco.so in turn, in one\n"
+	        "process: per file, ROUNDS rounds of %d calls of each; prints the mean over\n"
+	        "the files of each build's best time per call, and B/A.\n"
+	        "ENCODING: pretty, compact, ber, per...\n"
+	        "  -h, --help     this text\n"
+	        "  -V, --version  the version\n",
+	        CALLS);
+}
+
+static const cli_spec cli = {
+	PROG, ":hV", (const struct option[]){ CLI_STANDARD_OPTIONS }, usage,
+};
+
 int main(int argc, char **argv)
 {
-	if (argc < 7 || (strcmp(argv[4], "dec") && strcmp(argv[4], "enc"))) {
-		fprintf(stderr, "usage: megaco-ab A.so B.so ENCODING dec|enc ROUNDS FILE...\n");
+	int status;
+	while (cli_next_option(&cli, argc, argv, &status) != -1)
+		; /* no options but --help and --version */
+	if (status >= 0)
+		return status;
+	argv += optind - 1; /* argv[1] is A.so, as before the options */
+	argc -= optind - 1;
+	static const char *const ops[] = { "dec", "enc", NULL };
+	unsigned long long rounds;
+	if (argc < 7) {
+		fprintf(stderr, PROG ": needs A.so, B.so, ENCODING, an operation, ROUNDS and at "
+		                     "least one FILE\nTry '" PROG " --help' for more information.\n");
 		return 2;
 	}
+	int encode = cli_parse_choice(PROG, "the operation", argv[4], ops);
+	if (encode < 0 || cli_number_arg(PROG, "ROUNDS", argv[5], 1, 1000000, &rounds) < 0)
+		return 2;
 	build b[2];
 	megaco_encoding enc;
 	if (load(&b[0], argv[1]) || load(&b[1], argv[2]))
 		return 2;
-	if (b[0].encoding_from_name(argv[3], &enc) != MEGACO_OK) {
-		fprintf(stderr, "megaco-ab: unknown encoding %s\n", argv[3]);
+	if (b[0].encoding_from_name(argv[3], &enc) != MEGACO_OK || enc == MEGACO_ENC_AUTO) {
+		fprintf(stderr, PROG ": unknown encoding '%s'\n", argv[3]);
 		return 2;
 	}
-	int encode = !strcmp(argv[4], "enc");
-	int rounds = atoi(argv[5]);
-	if (rounds < 1)
-		rounds = 1;
 	static unsigned char out[1 << 20];
 	double sum[2] = {0, 0};
 	int files = 0;
@@ -129,7 +157,7 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
-		for (int r = 0; r < rounds; r++)
+		for (unsigned long long r = 0; r < rounds; r++)
 			for (int i = 0; i < 2; i++) {
 				int k = r % 2 ? 1 - i : i;
 				double t = round_of(&b[k], enc, encode, in, len, out, sizeof out);
@@ -148,7 +176,7 @@ int main(int argc, char **argv)
 		free(in);
 		files++;
 	}
-	printf("%s %s, %d files, best of %d rounds of %d calls: A %.1f ns, B %.1f ns, B/A %.4f\n",
+	printf("%s %s, %d files, best of %llu rounds of %d calls: A %.1f ns, B %.1f ns, B/A %.4f\n",
 	       argv[3], argv[4], files, rounds, CALLS, sum[0] / files, sum[1] / files, sum[1] / sum[0]);
 	return 0;
 }

@@ -171,10 +171,10 @@ static const struct option long_options[] = {
 	{ "compare-erlang", no_argument, NULL, OPT_COMPARE },
 	{ "erlang-script", required_argument, NULL, OPT_SCRIPT },
 	{ "require-all", no_argument, NULL, OPT_REQUIRE_ALL },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	CLI_STANDARD_OPTIONS,
 };
+
+static const cli_spec cli = { PROG, ":hV", long_options, usage };
 
 int main(int argc, char **argv)
 {
@@ -185,28 +185,23 @@ int main(int argc, char **argv)
 	bench_params params = { DEFAULT_MIN_TIME, 1, 1, 0, 0 };
 	unsigned long long num;
 
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":hV", long_options, NULL)) != -1) {
+	int status;
+	while ((opt = cli_next_option(&cli, argc, argv, &status)) != -1) {
 		switch (opt) {
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			cli_print_version(PROG);
-			return 0;
 		case OPT_COMPARE:
 			compare = 1;
 			break;
 		case OPT_REQUIRE_ALL:
 			require_all = 1;
 			break;
-		case OPT_CLOCK:
-			if (strcmp(optarg, "wall") && strcmp(optarg, "cpu")) {
-				fprintf(stderr, PROG ": --clock is wall or cpu\n");
+		case OPT_CLOCK: {
+			static const char *const clocks[] = { "wall", "cpu", NULL };
+			int c = cli_parse_choice(PROG, "--clock", optarg, clocks);
+			if (c < 0)
 				return 2;
-			}
-			params.cpu_clock = !strcmp(optarg, "cpu");
+			params.cpu_clock = c == 1;
 			break;
+		}
 		case OPT_CORPUS:
 			corpus_arg = optarg;
 			break;
@@ -236,32 +231,24 @@ int main(int argc, char **argv)
 			break;
 		case OPT_REPEAT:
 		case OPT_THREADS:
-			if (cli_parse_number(optarg, 1, 1024, &num) < 0) {
-				fprintf(stderr, PROG ": --%s wants a whole number 1..1024: '%s'\n",
-				        opt == OPT_REPEAT ? "repeat" : "threads", optarg);
+			if (cli_number_arg(PROG, opt == OPT_REPEAT ? "--repeat" : "--threads", optarg, 1,
+			                   1024, &num) < 0)
 				return 2;
-			}
 			*(opt == OPT_REPEAT ? &params.repeat : &params.threads) = (unsigned)num;
 			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "table"))
-				fmt = FMT_TABLE;
-			else if (!strcmp(optarg, "csv"))
-				fmt = FMT_CSV;
-			else if (!strcmp(optarg, "json"))
-				fmt = FMT_JSON;
-			else if (!strcmp(optarg, "yaml"))
-				fmt = FMT_YAML;
-			else {
-				fprintf(stderr, PROG ": --format is table, csv, json or yaml\n");
+		case OPT_FORMAT: {
+			static const char *const formats[] = { "table", "csv", "json", "yaml", NULL };
+			static const bench_format format_of[] = { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_YAML };
+			int f = cli_parse_choice(PROG, "--format", optarg, formats);
+			if (f < 0)
 				return 2;
-			}
+			fmt = format_of[f];
 			break;
-		default:
-			cli_option_error(PROG, opt, argv[optind - 1], optopt);
-			return 2;
+		}
 		}
 	}
+	if (status >= 0)
+		return status;
 	if (optind < argc) {
 		fprintf(stderr, PROG ": unexpected argument '%s' (options only)\n", argv[optind]);
 		return 2;

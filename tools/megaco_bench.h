@@ -9,7 +9,7 @@
  * bench_erlang.c (the Erlang side), bench_run.c (the
  * order of the rows, ours and Erlang's), megaco_bench.c (options,
  * then the run and its report; its option helpers, cli_args.c, are
- * shared with megaco-conv).
+ * shared with the other tools).
  */
 #ifndef MEGACO_BENCH_H
 #define MEGACO_BENCH_H

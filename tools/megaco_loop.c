@@ -16,35 +16,67 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "internal.h"
 #include "megaco/megaco.h"
 #include "megaco_bench.h"
 
-static int usage(void)
+#define PROG "megaco-loop"
+
+static void usage(FILE *out)
 {
-	fprintf(stderr, "usage: megaco-loop [--non-reentrant] ENCODING dec|enc|scan ROUNDS FILE...\n");
-	return 2;
+	fprintf(out,
+	        "usage: " PROG " [--non-reentrant] ENCODING dec|enc|scan ROUNDS FILE...\n"
+	        "Runs one codec operation over the files ROUNDS times (for callgrind:\n"
+	        "scripts/count-instructions.sh). ENCODING: pretty, compact, ber, per...\n"
+	        "  dec   decode and free each file\n"
+	        "  enc   decode each file once, then encode it ROUNDS times\n"
+	        "  scan  the text scanner alone (pretty and compact)\n"
+	        "  --non-reentrant  flex's global-state scanner for text\n"
+	        "  -h, --help       this text\n"
+	        "  -V, --version    the version\n");
 }
+
+enum { OPT_NON_REENTRANT = 256 };
+
+static const cli_spec cli = {
+	PROG, ":hV",
+	(const struct option[]){ { "non-reentrant", no_argument, NULL, OPT_NON_REENTRANT },
+	                         CLI_STANDARD_OPTIONS },
+	usage,
+};
 
 int main(int argc, char **argv)
 {
 	megaco_options o;
 	megaco_options_init(&o);
-	int a = 1;
-	if (a < argc && !strcmp(argv[a], "--non-reentrant")) {
-		o.scanner = MEGACO_SCANNER_NON_REENTRANT;
-		a++;
+	int opt, status;
+	while ((opt = cli_next_option(&cli, argc, argv, &status)) != -1)
+		if (opt == OPT_NON_REENTRANT)
+			o.scanner = MEGACO_SCANNER_NON_REENTRANT;
+	if (status >= 0)
+		return status;
+	int a = optind;
+	if (argc - a < 4) {
+		fprintf(stderr, PROG ": needs ENCODING, an operation, ROUNDS and at least one FILE\n"
+		                     "Try '" PROG " --help' for more information.\n");
+		return 2;
 	}
-	if (argc - a < 4)
-		return usage();
+	static const char *const ops[] = { "dec", "enc", "scan", NULL };
 	megaco_encoding enc;
-	const char *op = argv[a + 1];
-	long rounds = strtol(argv[a + 2], NULL, 10);
-	if (megaco_encoding_from_name(argv[a], &enc) || rounds < 0 ||
-	    (strcmp(op, "dec") && strcmp(op, "enc") && strcmp(op, "scan")) ||
-	    (!strcmp(op, "scan") && enc != MEGACO_ENC_PRETTY && enc != MEGACO_ENC_COMPACT))
-		return usage();
-	enum { DEC, ENC, SCAN } what = !strcmp(op, "dec") ? DEC : !strcmp(op, "enc") ? ENC : SCAN;
+	unsigned long long rounds;
+	if (megaco_encoding_from_name(argv[a], &enc) != MEGACO_OK || enc == MEGACO_ENC_AUTO) {
+		fprintf(stderr, PROG ": unknown encoding '%s'\n", argv[a]);
+		return 2;
+	}
+	int op = cli_parse_choice(PROG, "the operation", argv[a + 1], ops);
+	if (op < 0 || cli_number_arg(PROG, "ROUNDS", argv[a + 2], 0, 1000000000, &rounds) < 0)
+		return 2;
+	if (op == 2 && enc != MEGACO_ENC_PRETTY && enc != MEGACO_ENC_COMPACT) {
+		fprintf(stderr, PROG ": scan is for the text encodings (pretty, compact), not %s\n", argv[a]);
+		return 2;
+	}
+	enum { DEC, ENC, SCAN } what = op == 0 ? DEC : op == 1 ? ENC : SCAN;
 	int n = argc - a - 3;
 	char **paths = argv + a + 3;
 	unsigned char **in = calloc((size_t)n, sizeof *in);
@@ -66,7 +98,7 @@ int main(int argc, char **argv)
 			rc = 1;
 		}
 	}
-	for (long r = 0; r < rounds && !rc; r++) {
+	for (unsigned long long r = 0; r < rounds && !rc; r++) {
 		for (int i = 0; i < n && !rc; i++) {
 			megaco_message *m;
 			size_t out_len;
