@@ -1,8 +1,8 @@
 /*
- * decode_fields: decode a Megaco message in any encoding and print a few of
- * its fields (version, mId, transactions, contexts, commands and their
- * termination IDs) by walking the model.
- *   decode_fields FILE
+ * decode_fields: decode Megaco messages in any encoding and print a few of
+ * each one's fields (version, mId, transactions, contexts, commands and
+ * their termination IDs) by walking the model.
+ *   decode_fields FILE...
  * The names are converted to their text form first, so a termination ID
  * prints the same ("11111111/00000000/00000000", "ROOT") whether the
  * message came as text, BER or PER.
@@ -100,37 +100,31 @@ static void print_request(const megaco_TransactionRequest_t *tr)
 	}
 }
 
-int main(int argc, char **argv)
+/* Decodes the message in path and prints its fields; returns the exit status. */
+static int print_fields(const char *path)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: decode_fields FILE\n");
-		return 2;
-	}
-	FILE *f = fopen(argv[1], "rb");
-	if (!f) {
-		perror(argv[1]);
-		return 2;
-	}
 	static unsigned char in[1 << 20];
-	size_t len = fread(in, 1, sizeof in, f);
-	int whole = feof(f) && !ferror(f);
-	fclose(f);
+	FILE *f = fopen(path, "rb");
+	size_t len = f ? fread(in, 1, sizeof in, f) : 0;
+	int whole = f && feof(f) && !ferror(f);
+	if (f)
+		fclose(f);
 	if (!whole) {
-		fprintf(stderr, "%s: unreadable or over 1 MiB\n", argv[1]);
+		fprintf(stderr, "%s: unreadable or over 1 MiB\n", path);
 		return 2;
 	}
 
 	megaco_encoding enc;
 	int rc = megaco_detect(in, len, &enc, NULL);
 	if (rc != MEGACO_OK) {
-		fprintf(stderr, "%s: %s\n", argv[1], megaco_strerror(rc));
+		fprintf(stderr, "%s: %s\n", path, megaco_strerror(rc));
 		return 1;
 	}
 	megaco_message *msg = NULL;
 	megaco_error err;
 	if (megaco_decode(enc, in, len, NULL, &msg, &err) != MEGACO_OK ||
 	    megaco_message_convert_names(msg, MEGACO_NAMES_TEXT, NULL, &err) != MEGACO_OK) {
-		fprintf(stderr, "%s: %s: %s\n", argv[1], megaco_strerror(err.code), err.message);
+		fprintf(stderr, "%s: %s: %s\n", path, megaco_strerror(err.code), err.message);
 		megaco_message_free(msg);
 		return 1;
 	}
@@ -163,4 +157,19 @@ int main(int argc, char **argv)
 	}
 	megaco_message_free(msg);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: decode_fields FILE...\n");
+		return 2;
+	}
+	int status = 0;
+	for (int i = 1; i < argc; i++) {
+		int rc = print_fields(argv[i]);
+		if (rc > status)
+			status = rc;
+	}
+	return status;
 }

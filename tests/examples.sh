@@ -48,6 +48,14 @@ decode_fields)
 		grep -q "^transaction ${tid#T=}: " "$tmp/pretty" && grep -q "^  context ${ctx#C=}$" "$tmp/pretty" ||
 			fail "$msg: transaction ${tid#T=} / context ${ctx#C=} not printed: $(head -4 "$tmp/pretty")"
 	done
+	# Several files in one run print what each prints alone, in order; a
+	# file that fails is reported and the others still printed.
+	n=$((n + 1))
+	"$ex" "$corpus/ber/msg04" "$tmp/none" "$corpus/per/msg12" >"$tmp/many" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && grep -q "none: unreadable" "$tmp/err" &&
+		cmp -s "$tmp/many" <("$ex" "$corpus/ber/msg04"; "$ex" "$corpus/per/msg12") ||
+		fail "three files (one missing): exit status $rc, $(head -2 "$tmp/err")"
 	n=$((n + 1))
 	printf '\177ELF\2\1\1\0\0\0\0\0\0\0\0\0' >"$tmp/elf"
 	"$ex" "$tmp/elf" >/dev/null 2>"$tmp/err" && fail "an ELF header decoded"
