@@ -120,7 +120,7 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 		if (msg->form != MEGACO_NAMES_BINARY) /* map names on a copy (name_convert.c) */
 			return names_encode_converted(msg, enc, o, buf, cap, out_len, err);
 		return enc == MEGACO_ENC_BER ? ber_encode_message(msg, o, buf, cap, out_len, err)
-		                             : per_encode_message(msg, o, buf, cap, out_len, err);
+		                             : per_encode_message(msg, o, 0, buf, cap, out_len, err);
 	}
 	case MEGACO_ENC_PRETTY:
 	case MEGACO_ENC_COMPACT:

@@ -520,7 +520,7 @@ int names_encode_converted(const megaco_message *msg, megaco_encoding enc,
 			rc = ber_encode_message(&tmp, o, buf, cap, out_len, err);
 			break;
 		case MEGACO_ENC_PER:
-			rc = per_encode_message(&tmp, o, buf, cap, out_len, err);
+			rc = per_encode_message(&tmp, o, 0, buf, cap, out_len, err);
 			break;
 		default:
 			rc = text_encode_message(&tmp, enc == MEGACO_ENC_COMPACT, o, buf, cap,

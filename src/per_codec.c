@@ -1,13 +1,15 @@
 /*
  * PER codec: X.691 UNALIGNED, the only variant asn1c 0.9.28 generates.
  * Erlang megaco's "per" is ALIGNED, so sizes and bytes differ from it.
- * The options pick the engine: ours (uper_reader.c, uper_writer.c) or
+ * The options pick the engine: ours (uper_reader.c, per_writer.c) or
  * asn1c's own (uper_decode_complete(), uper_encode()).
  */
 #include <string.h>
 
 #include "MegacoMessage.h"
 #include "internal.h"
+#include "megaco_schema.h"
+#include "per_writer.h"
 #include "uper_bits.h"
 
 #define ASN1C_STACK_LIMIT (256u << 10)
@@ -83,11 +85,16 @@ fail:
 	return rc;
 }
 
-/* asn1c's constraint check and encoder, for what our writer refuses (or
- * without its plan): asn1c's results and wording. */
-static __attribute__((noinline)) int asn1c_encode_message(const megaco_message *msg,
-                                                          unsigned char *buf, size_t cap,
-                                                          size_t *len, megaco_error *err)
+/* The reader's node graph has an encoder slot the writer does not use. */
+uper_enc_f *uper_encoder_for(enum uper_kind kind)
+{
+	(void)kind;
+	return NULL;
+}
+
+/* MEGACO_ENGINE_ASN1C: asn_check_constraints(), then uper_encode(). */
+static int asn1c_encode_message(const megaco_message *msg, unsigned char *buf, size_t cap,
+                                size_t *len, megaco_error *err)
 {
 	char why[128];
 	size_t whylen = sizeof why;
@@ -99,40 +106,22 @@ static __attribute__((noinline)) int asn1c_encode_message(const megaco_message *
 		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode %s as PER",
 		                 r.failed_type ? r.failed_type->name : "message");
 	*len = s.len;
+	if (s.len > cap)
+		return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, 0, "PER needs %zu bytes, buffer has %zu",
+		                 s.len, cap);
 	return MEGACO_OK;
 }
 
-int per_encode_message(const megaco_message *msg, const megaco_options *o, unsigned char *buf,
-                       size_t cap, size_t *out_len, megaco_error *err)
+int per_encode_message(const megaco_message *msg, const megaco_options *o, int aligned,
+                       unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
 {
-	size_t len = 0;
 	if (o->engine == MEGACO_ENGINE_ASN1C) {
-		int rc = asn1c_encode_message(msg, buf, cap, &len, err);
-		if (rc != MEGACO_OK)
-			return rc;
-	} else {
-		const uper_node *root = uper_root();
-		if (!root)
-			return set_error(err, MEGACO_ERR_INTERNAL, 0, "the PER writer does not hold the module");
-		/*
-		 * Our writer makes asn_check_constraints()'s checks as it goes but does
-		 * not say which failed: asn1c's check is asked only for that wording.
-		 * Its encoder never writes our output.
-		 */
-		int wrc = uper_write(root, msg->model, o->allocator, buf, cap, &len);
-		if (wrc == UPER_WRITE_NOMEM)
-			return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-		if (wrc != 0) {
-			char why[128];
-			size_t whylen = sizeof why;
-			if (asn_check_constraints(&asn_DEF_MegacoMessage, msg->model, why, &whylen) != 0)
-				return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s", why);
-			return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode message as PER");
-		}
+		if (aligned) /* asn1c 0.9.28 has no ALIGNED encoder */
+			return set_error(err, MEGACO_ERR_UNSUPPORTED, 0, "asn1c's engine has no aligned PER");
+		return asn1c_encode_message(msg, buf, cap, out_len, err);
 	}
-	*out_len = len;
-	if (len > cap)
-		return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, 0, "PER needs %zu bytes, buffer has %zu",
-		                 len, cap);
-	return MEGACO_OK;
+	/* One pass over the schema with the constraints checked on the way
+	 * (per_writer.c); scratch, if any, from the caller's allocator. */
+	const megaco_allocator *al = o->allocator ? o->allocator : &megaco_default_allocator;
+	return per_write(SCHEMA_ROOT, msg->model, aligned, al, buf, cap, out_len, err);
 }

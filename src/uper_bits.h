@@ -1,10 +1,10 @@
 /*
- * Bit-level plumbing shared by the UPER reader and writer (X.691 UNALIGNED):
- * a bounds-checked MSB-first bit reader, a word-buffered bit writer, and the
- * classification of asn1c descriptors both walk. Internal.
+ * Bit-level plumbing of the UPER reader (X.691 UNALIGNED): a bounds-checked
+ * MSB-first bit reader and the classification of asn1c descriptors it
+ * walks. Internal.
  *
- * The reader and writer reproduce asn1c 0.9.28's uper_* behaviour (its
- * output is the reference), so each quirk they copy is marked "asn1c:".
+ * The reader reproduces asn1c 0.9.28's uper_* behaviour (its
+ * output is the reference), so each quirk it copies is marked "asn1c:".
  */
 #ifndef MEGACO_UPER_BITS_H
 #define MEGACO_UPER_BITS_H
@@ -83,24 +83,12 @@ struct uper_node {
  */
 const uper_node *uper_root(void);
 
-/* The writer's entry point for a kind (uper_writer.c), for the node builder:
- * NULL now, the writer compiles its own plan from the graph. */
+/* The node builder's encoder slot: NULL (per_codec.c), the PER writer
+ * works from the schema. */
 uper_enc_f *uper_encoder_for(enum uper_kind kind);
 
 /* Decoder/encoder results, as asn1c's RC_OK / RC_WMORE / RC_FAIL. */
 enum { UPER_OK = 0, UPER_STARVED = 1, UPER_FAIL = 2 };
-
-/*
- * Encodes the value at sptr (asn1c's uper_encode() output, byte for byte)
- * into buf. Past cap it keeps counting, so *out_len is always the size
- * needed. Also runs the leaf checks asn_check_constraints() would. Scratch
- * comes from al (NULL: malloc/free) and is given back before the return.
- * Returns 0, UPER_WRITE_NOMEM when al failed, or -1 when either asn1c's
- * encoder or its constraint check would fail.
- */
-enum { UPER_WRITE_NOMEM = -2 };
-int uper_write(const uper_node *root, const void *sptr, const megaco_allocator *al,
-               unsigned char *buf, size_t cap, size_t *out_len);
 
 struct megaco_arena;
 /*
@@ -148,57 +136,5 @@ static inline int64_t uin_get(uper_in *in, unsigned n)
 	in->pos += n;
 	return v;
 }
-
-/* --- writer ---------------------------------------------------------------- */
-
-struct uper_out {
-	uint64_t acc;      /* pending bits, right-aligned */
-	unsigned nacc;     /* how many (< 32 between calls) */
-	uint8_t *buf;      /* destination; bytes past cap are counted, not stored */
-	size_t cap, len;   /* len: whole bytes produced so far */
-	const megaco_allocator *al; /* scratch for open types too long for the stack */
-	int nomem;
-};
-
-void uout_spill(uper_out *o, uint32_t word);
-void uout_flush32(uper_out *o); /* uout_store32, out of line */
-
-/* The oldest 32 of the 32..63 pending bits to the buffer. */
-static inline void uout_store32(uper_out *o)
-{
-	o->nacc -= 32;
-	uint32_t word = (uint32_t)(o->acc >> o->nacc);
-	if (o->len + 4 <= o->cap) {
-		be32_store(o->buf + o->len, word);
-		o->len += 4;
-	} else {
-		uout_spill(o, word);
-	}
-}
-
-/* asn1c per_put_few_bits: n <= 32, the low n bits of v. */
-static inline void uout_put(uper_out *o, uint32_t v, unsigned n)
-{
-	if (n == 0)
-		return;
-	if (n < 32)
-		v &= ((uint32_t)1 << n) - 1;
-	o->acc = (o->acc << n) | v;
-	o->nacc += n;
-	if (o->nacc >= 32)
-		uout_store32(o);
-}
-
-/* uout_put for a v known to fit in n bits (n <= 32): no masking, and the
- * word store out of line, so that the many inlined copies stay small. */
-static inline __attribute__((always_inline)) void uout_put_fit(uper_out *o, uint32_t v, unsigned n)
-{
-	o->acc = (o->acc << n) | v;
-	o->nacc += n;
-	if (o->nacc >= 32)
-		uout_flush32(o);
-}
-
-static inline size_t uout_bits(const uper_out *o) { return o->len * 8 + o->nacc; }
 
 #endif

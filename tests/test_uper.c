@@ -21,7 +21,9 @@
 #include "asn_SEQUENCE_OF.h"
 #include "constr_CHOICE.h"
 #include "internal.h"
+#include "megaco_schema.h"
 #include "model_walk.h"
+#include "per_writer.h"
 #include "uper_bits.h"
 
 static corpus *the_corpus;
@@ -120,7 +122,6 @@ static void check_same(const char *name, const char *what, const unsigned char *
 static void test_corpus_encode(void **state)
 {
 	(void)state;
-	assert_non_null(uper_root());
 	size_t done = 0;
 	for (size_t i = 0; i < the_corpus->count; i++) {
 		const corpus_entry *e = &the_corpus->entries[i];
@@ -138,12 +139,14 @@ static void test_corpus_encode(void **state)
 		assert_bytes_equal(e->name, ref.p, ref.len, b, n);
 		unsigned char *out = malloc(n + 16);
 		size_t len = 0;
-		assert_int_equal(uper_write(uper_root(), model, NULL, out, n + 16, &len), 0);
+		assert_int_equal(per_write(SCHEMA_ROOT, model, 0, &megaco_default_allocator, out, n + 16,
+		                           &len, NULL), MEGACO_OK);
 		assert_bytes_equal(e->name, out, len, b, n);
 		/* Too small: the size needed still comes back, the prefix is right. */
 		for (size_t cap = 0; cap < n; cap += 1 + cap / 2) {
 			memset(out, 0xAA, n + 16);
-			assert_int_equal(uper_write(uper_root(), model, NULL, out, cap, &len), 0);
+			assert_int_equal(per_write(SCHEMA_ROOT, model, 0, &megaco_default_allocator, out, cap,
+			                           &len, NULL), MEGACO_ERR_BUFFER_TOO_SMALL);
 			assert_int_equal(len, n);
 			assert_memory_equal(out, b, cap);
 			assert_int_equal(out[cap], 0xAA);
@@ -182,7 +185,8 @@ static void writer_agrees(const char *name, const char *what, void *model)
 		ok = uper_encode(&asn_DEF_MegacoMessage, model, grow_write, &ref).encoded >= 0;
 	static unsigned char out[65536];
 	size_t len = 0;
-	int rc = uper_write(uper_root(), model, NULL, out, sizeof out, &len);
+	int rc = per_write(SCHEMA_ROOT, model, 0, &megaco_default_allocator, out, sizeof out, &len,
+	                   NULL);
 	if ((rc == 0) != ok)
 		fail_msg("%s (%s): writer %d, asn1c %s", name, what, rc, ok ? "encodes" : "refuses");
 	if (ok)
@@ -241,7 +245,6 @@ static void lengthen(const char *name, OCTET_STRING_t *os, void *model)
 static void test_encode_mutations(void **state)
 {
 	(void)state;
-	assert_non_null(uper_root());
 	static leaf_list l;
 	size_t tried = 0;
 	for (size_t i = 0; i < the_corpus->count; i++) {

@@ -320,7 +320,7 @@ unsigned char *big_message(unsigned ntrans, size_t *len)
 	 * msg01a's transaction (corpus/pretty), with its own ID each time, and
 	 * a v3 Statistics descriptor long enough (a 300-character value) that
 	 * PER writes it, an extension addition, through a buffer of its own
-	 * (uper_writer.c).
+	 * (per_writer.c).
 	 */
 	static const char head[] = "MEGACO/3 [123.123.123.4]:55555\n";
 	static const char trans[] =

@@ -13,5 +13,6 @@ void emit_includes(const gen_schema *s, FILE *f);
 int emit_schema_h(const gen_schema *s, FILE *f);
 int emit_schema_c(const gen_schema *s, FILE *f);
 int emit_der_writers(const gen_schema *s, FILE *f);
+int emit_per_writers(const gen_schema *s, FILE *f);
 
 #endif

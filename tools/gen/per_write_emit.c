@@ -1,0 +1,390 @@
+/*
+ * Writes the PER writer's per-type functions (megaco_per_write.inc,
+ * #included by src/per_writer.c) from the schema model: for each
+ * constructed type one function per variant (u_N UNALIGNED, a_N ALIGNED)
+ * that writes its preamble and members in order, with offsets as
+ * offsetof() expressions and bounds, bit counts and presence bits as
+ * constants; one open-type function per extension member (o<A>_K); and
+ * write_root(), the entry by type. The encoding rules themselves are
+ * per_writer.c's; this only unrolls the walk over the schema, and refuses
+ * (fails the build on) any shape the writer does not encode.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "schema_emit.h"
+
+/* per_writer.c's ST_* */
+enum { ST_OCTETS, ST_IA5, ST_BITS, ST_OID };
+
+static FILE *out;
+static const gen_schema *S;
+static int failed;
+
+static void refuse(const char *type, const char *member, const char *why)
+{
+	fprintf(stderr, "per_write_emit: %s%s%s: %s\n", type ? type : "?", member ? "." : "",
+	        member ? member : "", why);
+	failed = 1;
+}
+
+static int constructed(int kind)
+{
+	return kind == SK_SEQUENCE || kind == SK_CHOICE || kind == SK_SEQUENCE_OF || kind == SK_SET_OF;
+}
+
+static const char *ll(long long v)
+{
+	static char buf[4][40];
+	static int k;
+	char *b = buf[k++ & 3];
+	if (v == LLONG_MIN)
+		snprintf(b, sizeof buf[0], "(-%lldLL - 1)", LLONG_MAX);
+	else
+		snprintf(b, sizeof buf[0], "%lldLL", v);
+	return b;
+}
+
+/* The variant's prefix of a type's function. */
+static char vp(int A) { return A ? 'a' : 'u'; }
+
+/* Bits for range values (X.691 10.5.3's ceil(log2(range))). */
+static int bits_for(unsigned long long range)
+{
+	int n = 0;
+	while (n < 64 && (range - 1) >> n)
+		n++;
+	return n;
+}
+
+/* The value of member k (type, per, flags) at m, a const char * that is not NULL. */
+static void emit_value(int k, int A, const char *ind)
+{
+	const schema_member *sm = &S->members[k].m;
+	const schema_type *t = &S->types[sm->type].t;
+	const schema_per *pc = &S->pers[sm->per];
+	const char *tn = t->name, *mn = sm->name;
+	if (constructed(t->kind)) {
+		if (sm->per != t->per)
+			refuse(tn, mn, "a constructed type under another member constraint");
+		fprintf(out, "%sif (%c_%d(w, m))\n%s\treturn -1;\n", ind, vp(A), sm->type, ind);
+		return;
+	}
+	char ref[48];
+	snprintf(ref, sizeof ref, "&schema_members[%d]", k);
+	switch (t->kind) {
+	case SK_INT: {
+		const schema_range *r = &pc->value;
+		if (!sm->per || r->flags != SR_CONSTRAINED || r->range_bits < 0 || r->range_bits > 32 ||
+		    r->upper < r->lower || bits_for((unsigned long long)(r->upper - r->lower) + 1) != r->range_bits)
+			refuse(tn, mn, "an INTEGER that is not a constrained whole number of up to 32 bits");
+		int uns = (t->flags & SF_UNSIGNED) != 0;
+		if (uns && r->lower < 0)
+			refuse(tn, mn, "unsigned INTEGER with a negative bound");
+		fprintf(out, "%sif (w_int(w, %d, m, %s, %d, %s, %s, %d))\n%s\treturn -1;\n", ind, A, ref,
+		        uns, ll(r->lower), ll(r->upper), r->range_bits, ind);
+		return;
+	}
+	case SK_ENUM: {
+		const schema_range *r = &pc->value;
+		int ext = (r->flags & SR_EXTENSIBLE) != 0, root = t->enum_root, count = t->enum_count;
+		int direct = 1;
+		for (int i = 0; i < count; i++)
+			if (S->enums[t->enum_first + i].value != i)
+				direct = 0;
+		if (!sm->per || !(r->flags & SR_CONSTRAINED) || r->lower != 0 || r->upper != root - 1 ||
+		    r->range_bits != bits_for((unsigned long long)root) || ext != !!(t->flags & SF_EXTENSIBLE) ||
+		    count - root > 64 || root < 1)
+			refuse(tn, mn, "an ENUMERATED whose constraint is not its root");
+		fprintf(out, "%sif (w_enum(w, m, %s, %d, %d, %d, %d, %d, %d))\n%s\treturn -1;\n", ind, ref,
+		        direct, t->enum_first, count, root, ext, r->range_bits, ind);
+		return;
+	}
+	case SK_BOOL:
+		fprintf(out, "%sw_bool(w, m);\n", ind);
+		return;
+	case SK_NULL:
+		fprintf(out, "%s(void)w, (void)m; /* NULL: no bits */\n", ind);
+		return;
+	case SK_OCTETS:
+	case SK_IA5:
+	case SK_BITS:
+	case SK_OID: {
+		/* asn1c's OCTET STRING default without constraints: 8-bit units, any length. */
+		static const schema_per dflt = { { SR_CONSTRAINED, 8, 8, 0, 255 }, { SR_SEMI, -1, -1, 0, 0 } };
+		const schema_per *p = sm->per ? pc : &dflt;
+		int st = t->kind == SK_OCTETS ? ST_OCTETS : t->kind == SK_IA5 ? ST_IA5
+		         : t->kind == SK_BITS ? ST_BITS : ST_OID;
+		int ext = (p->size.flags & SR_EXTENSIBLE) != 0, nbits = p->size.effective_bits;
+		long long lo = p->size.lower, hi = p->size.upper;
+		if (nbits >= 0 && (nbits > 16 || lo < 0 || hi < lo || hi >= 65536))
+			refuse(tn, mn, "a SIZE the writer does not take");
+		if (nbits < 0)
+			lo = 0, hi = 0;
+		int ubits = 1;
+		long long clo = 0, chi = 255;
+		if (st != ST_BITS) {
+			ubits = 8;
+			if (p->value.flags & SR_CONSTRAINED) {
+				ubits = p->value.range_bits;
+				clo = p->value.lower;
+				chi = p->value.upper;
+			}
+			if (ubits < 1 || ubits > 8 || clo < 0 || chi > 255 || chi < clo)
+				refuse(tn, mn, "an alphabet the writer does not take");
+			if (A) {
+				/* X.691 27.5.2-4: b rounded up to a power of 2; codes
+				 * are the characters when the largest fits in b bits. */
+				int b = 1;
+				while (b < ubits)
+					b *= 2;
+				ubits = b;
+				if (chi <= (1LL << ubits) - 1)
+					clo = 0;
+			} else if (chi <= (2LL << (ubits - 1))) {
+				clo = 0; /* asn1c: ub <= 2^b, not X.691's 2^b - 1 */
+			}
+			if (st == ST_IA5 && (clo != 0 || chi != 127 || (A ? ubits != 8 : ubits != 7)))
+				refuse(tn, mn, "an IA5String alphabet other than 0..127");
+		}
+		fprintf(out, "%sif (w_string(w, %d, m, %s, %d, %d, %d, %d, %s, %s, %d, %s, %s))\n%s\treturn -1;\n",
+		        ind, A, ref, st, (sm->flags & SM_NAMED_BITS) != 0, ext, nbits, ll(lo), ll(hi), ubits,
+		        ll(clo), ll(chi), ind);
+		return;
+	}
+	default:
+		refuse(tn, mn, "a kind of type the writer does not encode");
+	}
+}
+
+/* m = the member's value in v; a pointer member may be NULL. */
+static void load(int k, const char *ind)
+{
+	char off[2 * GEN_NAME + 64];
+	gen_offset_expr(S, &S->members[k], off, sizeof off);
+	if (S->members[k].m.flags & SM_POINTER)
+		fprintf(out, "%sm = *(const char *const *)(const void *)(v + %s); /* %s */\n", ind, off,
+		        S->members[k].m.name);
+	else
+		fprintf(out, "%sm = v + %s; /* %s */\n", ind, off, S->members[k].m.name);
+}
+
+/* "(pointer member k present)", as an expression. */
+static void presence(int k)
+{
+	char off[2 * GEN_NAME + 64];
+	gen_offset_expr(S, &S->members[k], off, sizeof off);
+	fprintf(out, "(uint32_t)(*(const void *const *)(const void *)(v + %s) != NULL)", off);
+}
+
+/* Bits as puts of at most 32: n expressions (presence of members ks, or x first when lead). */
+static void emit_bits(const int *ks, int n, int lead, const char *ind)
+{
+	int total = n + lead, done = 0;
+	while (done < total) {
+		int take = total - done > 32 ? 32 : total - done;
+		fprintf(out, "%sput(w, 0", ind);
+		for (int i = 0; i < take; i++) {
+			int at = done + i;
+			fprintf(out, "\n%s\t| ", ind);
+			if (lead && at == 0)
+				fputs("(uint32_t)x", out);
+			else
+				presence(ks[at - lead]);
+			fprintf(out, " << %d", take - 1 - i);
+		}
+		fprintf(out, ", %d);\n", take);
+		done += take;
+	}
+}
+
+static void emit_sequence(int ti, int A)
+{
+	const schema_type *t = &S->types[ti].t;
+	int opt[GEN_MAX_MEMBERS], ext[GEN_MAX_MEMBERS], nopt = 0, next = 0;
+	int extensible = (t->flags & SF_EXTENSIBLE) != 0;
+	for (int i = 0; i < t->count; i++) {
+		int k = t->first + i;
+		const schema_member *m = &S->members[k].m;
+		if (m->flags & (SM_DEFAULT | SM_OPEN_TYPE))
+			refuse(t->name, m->name, "DEFAULT and open-type members are not in the schema");
+		if (m->flags & SM_EXTENSION) {
+			if ((m->flags & (SM_POINTER | SM_OPTIONAL)) != (SM_POINTER | SM_OPTIONAL))
+				refuse(t->name, m->name, "an extension addition that is not an optional pointer");
+			ext[next++] = k;
+		} else if (m->flags & SM_OPTIONAL) {
+			if (!(m->flags & SM_POINTER))
+				refuse(t->name, m->name, "an optional member that is not a pointer");
+			opt[nopt++] = k;
+		}
+	}
+	if (nopt != t->opt_count || (next && !extensible) || next > 64)
+		refuse(t->name, NULL, "presence bits or additions the writer does not take");
+	if (extensible) {
+		fputs("\tuint32_t x = 0", out);
+		for (int i = 0; i < next; i++) {
+			fputs("\n\t\t| ", out);
+			presence(ext[i]);
+		}
+		fputs(";\n", out);
+	}
+	emit_bits(opt, nopt, extensible, "\t");
+	for (int i = 0; i < t->count; i++) {
+		int k = t->first + i;
+		const schema_member *m = &S->members[k].m;
+		if (m->flags & SM_EXTENSION)
+			continue;
+		load(k, "\t");
+		if (!(m->flags & SM_POINTER)) {
+			emit_value(k, A, "\t");
+		} else if (m->flags & SM_OPTIONAL) {
+			fputs("\tif (m) {\n", out);
+			emit_value(k, A, "\t\t");
+			fputs("\t}\n", out);
+		} else {
+			fprintf(out, "\tif (!m)\n\t\treturn stop(w, W_ENCODE, &schema_members[%d], "
+			             "\"mandatory member absent\");\n", k);
+			emit_value(k, A, "\t");
+		}
+	}
+	if (next) {
+		/* X.691 18.7-18.8: the count of additions less one (normally
+		 * small, 7 bits), all their presence bits, the present ones as
+		 * open types. */
+		fprintf(out, "\tif (x) {\n\t\tput(w, %d, 7);\n", next - 1);
+		emit_bits(ext, next, 0, "\t\t");
+		for (int i = 0; i < next; i++) {
+			load(ext[i], "\t\t");
+			fprintf(out, "\t\tif (m && put_open(w, %d, m, o%d_%d))\n\t\t\treturn -1;\n", A, A, ext[i]);
+		}
+		fputs("\t}\n", out);
+	}
+}
+
+static void emit_choice(int ti, int A)
+{
+	const gen_type *g = &S->types[ti];
+	const schema_type *t = &g->t;
+	const schema_range *r = &S->pers[t->per].value;
+	int ext = (t->flags & SF_EXTENSIBLE) != 0, root = t->root_count;
+	if (!t->per || !(r->flags & SR_CONSTRAINED) || r->lower != 0 || r->upper != root - 1 ||
+	    ext != !!(r->flags & SR_EXTENSIBLE) || r->range_bits != bits_for((unsigned long long)root) ||
+	    t->count - root > 64 || root < 1)
+		refuse(t->name, NULL, "a CHOICE whose constraint is not its root");
+	char off[2 * GEN_NAME + 64], ps[2 * GEN_NAME + 64];
+	gen_pres_offset_expr(g, off, sizeof off);
+	gen_pres_size_expr(g, ps, sizeof ps);
+	fprintf(out, "\tswitch (present(v + %s, %s)) {\n", off, ps);
+	for (int i = 0; i < t->count; i++) {
+		int k = t->first + i;
+		const schema_member *m = &S->members[k].m;
+		fprintf(out, "\tcase %d:\n", i + 1);
+		load(k, "\t\t");
+		if (m->flags & SM_POINTER)
+			fprintf(out, "\t\tif (!m)\n\t\t\treturn stop(w, W_ENCODE, &schema_members[%d], "
+			             "\"CHOICE alternative absent\");\n", k);
+		if (i < root) {
+			/* X.691 22.6-22.7: a 0 extension bit, the index in the root. */
+			if (r->range_bits + ext)
+				fprintf(out, "\t\tput(w, %d, %d);\n", i, r->range_bits + ext);
+			emit_value(k, A, "\t\t");
+			fputs("\t\tbreak;\n", out);
+		} else {
+			/* 22.8: a 1 bit, the index past the root as a normally small
+			 * number (below 64: 0 and 6 bits), the value as an open type. */
+			fprintf(out, "\t\tput(w, 0x%x, 8);\n", 0x80 | (i - root));
+			fprintf(out, "\t\treturn put_open(w, %d, m, o%d_%d);\n", A, A, k);
+		}
+	}
+	fprintf(out, "\tdefault:\n\t\treturn stop_type(w, W_ENCODE, %d, \"no CHOICE alternative present\");\n\t}\n", ti);
+}
+
+static void emit_list(int ti, int A)
+{
+	const schema_type *t = &S->types[ti].t;
+	const schema_range *r = &S->pers[t->per].size;
+	int k = t->first;
+	int constrained = t->per && r->effective_bits >= 0;
+	int ext = t->per && (r->flags & SR_EXTENSIBLE);
+	if (t->kind != SK_SEQUENCE_OF)
+		refuse(t->name, NULL, "SET OF is not in the module; the writer would need its order");
+	if (constrained && (r->lower < 0 || r->upper < r->lower || r->upper >= 65536))
+		refuse(t->name, NULL, "a SIZE the writer does not take");
+	fputs("\tconst asn_anonymous_set_ *l = _A_CSET_FROM_VOID(v);\n"
+	      "\tint n = l->count > 0 ? l->count : 0, i = 0;\n", out);
+	const char *loop_ind = "\t\t";
+	if (constrained) {
+		fprintf(out, "\tint semi;\n\tif (put_count(w, %d, &schema_members[%d], n, %d, %d, %s, %s, &semi))\n"
+		             "\t\treturn -1;\n\tif (!semi) {\n\t\tfor (; i < n; i++) {\n", A, k, ext,
+		        r->effective_bits, ll(r->lower), ll(r->upper));
+		fprintf(out, "\t\t\tif (!(m = (const char *)l->array[i]))\n\t\t\t\treturn stop(w, W_ENCODE, "
+		             "&schema_members[%d], \"NULL list item\");\n", k);
+		emit_value(k, A, "\t\t\t");
+		fputs("\t\t}\n\t\treturn 0;\n\t}\n", out);
+	} else if (ext) {
+		refuse(t->name, NULL, "an extensible SIZE without bounds");
+	}
+	/* 10.9.3.5-8, 20.6: length determinants, each followed by its items. */
+	fputs("\tdo {\n\t\tint end = i + (int)put_length(w, ", out);
+	fprintf(out, "%d, (size_t)(n - i));\n\t\tfor (; i < end; i++) {\n", A);
+	fprintf(out, "%s\tif (!(m = (const char *)l->array[i]))\n%s\t\treturn stop(w, W_ENCODE, "
+	             "&schema_members[%d], \"NULL list item\");\n", loop_ind, loop_ind, k);
+	emit_value(k, A, "\t\t\t");
+	fputs("\t\t}\n\t} while (i < n);\n", out);
+}
+
+static void emit_type(int ti, int A)
+{
+	const schema_type *t = &S->types[ti].t;
+	fprintf(out, "\n/* %s */\nstatic int %c_%d(pw *w, const char *v)\n{\n", t->name ? t->name : "?",
+	        vp(A), ti);
+	fputs(t->count ? "\tconst char *m;\n" : "\t(void)v;\n", out);
+	if (t->flags & SF_RECURSIVE)
+		fprintf(out, "\tif (too_deep(w, %d))\n\t\treturn -1;\n", ti);
+	if (t->kind == SK_SEQUENCE)
+		emit_sequence(ti, A);
+	else if (t->kind == SK_CHOICE)
+		emit_choice(ti, A);
+	else
+		emit_list(ti, A);
+	fputs("\treturn 0;\n}\n", out);
+}
+
+/* An extension member's value as an open type's contents. */
+static void emit_open(int k, int A)
+{
+	fprintf(out, "\n/* %s (extension) */\nstatic int o%d_%d(pw *w, const char *m)\n{\n",
+	        S->members[k].m.name, A, k);
+	emit_value(k, A, "\t");
+	fputs("\treturn 0;\n}\n", out);
+}
+
+int emit_per_writers(const gen_schema *s, FILE *f)
+{
+	out = f;
+	S = s;
+	failed = 0;
+	fputs("/* Generated by tools/gen (per_write_emit.c) from the schema; do not edit. */\n", out);
+	emit_includes(s, out);
+	fputs("\n", out);
+	for (int A = 0; A < 2; A++)
+		for (int i = 0; i < s->ntypes; i++)
+			if (constructed(s->types[i].t.kind))
+				fprintf(out, "static int %c_%d(pw *w, const char *v);\n", vp(A), i);
+	for (int A = 0; A < 2; A++) {
+		for (int k = 0; k < s->nmembers; k++)
+			if (s->members[k].m.flags & SM_EXTENSION)
+				emit_open(k, A);
+		for (int i = 0; i < s->ntypes; i++)
+			if (constructed(s->types[i].t.kind))
+				emit_type(i, A);
+	}
+	fputs("\n/* The value v of type `type` as the root of an encoding; 1: not a constructed type. */\n"
+	      "static int write_root(pw *w, unsigned type, int A, const void *v)\n{\n\tswitch (type) {\n", out);
+	for (int i = 0; i < s->ntypes; i++)
+		if (constructed(s->types[i].t.kind))
+			fprintf(out, "\tcase %d: return A ? a_%d(w, v) : u_%d(w, v);\n", i, i, i);
+	fputs("\tdefault: return 1;\n\t}\n}\n", out);
+	return failed || ferror(f) ? -1 : 0;
+}
