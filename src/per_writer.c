@@ -12,9 +12,10 @@
  * the calls. Each rule takes the variant as a constant `A` (1: ALIGNED),
  * so the compiler keeps only its half in each generated function.
  *
- * Bits go MSB first through a 64-bit accumulator flushed 32 bits at a
- * time. Past cap nothing is stored but everything is counted, so a too
- * small buffer still learns the size needed in one pass. Writers return 0,
+ * Bits go MSB first through a 64-bit accumulator whose whole octets are
+ * stored once 32 bits are pending. Past cap nothing is stored but
+ * everything is counted, so a too small buffer still learns the size
+ * needed in one pass. Writers return 0,
  * or -1 after recording in the writer why they stopped.
  */
 #include "per_writer.h"
@@ -78,24 +79,32 @@ static COLD int stop_type(pw *w, int code, int type, const char *why)
 
 /* ---- bit output ----------------------------------------------------------------------- */
 
-/* A word past (or across) cap: the bytes that fit, the rest counted. */
-static NOINLINE void spill(pw *w, uint32_t word)
+/* The whole octets of the pending bits, one at a time near or past cap:
+ * the bytes that fit, the rest counted. */
+static NOINLINE void spill(pw *w)
 {
-	for (int i = 3; i >= 0; i--, w->len++)
+	while (w->nacc >= 8) {
+		w->nacc -= 8;
 		if (w->len < w->cap)
-			w->buf[w->len] = (uint8_t)(word >> (8 * i));
+			w->buf[w->len] = (uint8_t)(w->acc >> w->nacc);
+		w->len++;
+	}
 }
 
-/* The oldest 32 of the 32..63 pending bits to the buffer. */
-static NOINLINE void flush32(pw *w)
+/*
+ * The whole octets of the 32..63 pending bits to the buffer in one 8-byte
+ * store (what follows the last whole octet is scratch the next store
+ * overwrites; buf[0..cap) is the caller's scratch space), leaving at most
+ * 7 bits pending.
+ */
+static void flush(pw *w)
 {
-	w->nacc -= 32;
-	uint32_t word = (uint32_t)(w->acc >> w->nacc);
-	if (LIKELY(w->len + 4 <= w->cap)) {
-		be32_store(w->buf + w->len, word);
-		w->len += 4;
+	if (LIKELY(w->len + 8 <= w->cap)) {
+		be64_store(w->buf + w->len, w->acc << (64 - w->nacc));
+		w->len += w->nacc >> 3;
+		w->nacc &= 7;
 	} else {
-		spill(w, word);
+		spill(w);
 	}
 }
 
@@ -106,7 +115,7 @@ static ALWAYS_INLINE void put(pw *w, uint32_t v, unsigned n)
 	w->acc = (w->acc << n) | v;
 	w->nacc += n;
 	if (w->nacc >= 32)
-		flush32(w);
+		flush(w);
 }
 
 static inline size_t bit_pos(const pw *w) { return w->len * 8 + w->nacc; }
@@ -121,12 +130,13 @@ static ALWAYS_INLINE void align(pw *w, int A)
 /* Pads the last partial octet with zeros; returns the byte count. */
 static size_t finish(pw *w)
 {
-	while (w->nacc >= 8) {
-		w->nacc -= 8;
-		if (w->len < w->cap)
-			w->buf[w->len] = (uint8_t)(w->acc >> w->nacc);
-		w->len++;
+	if (w->nacc && w->len + 8 <= w->cap) {
+		be64_store(w->buf + w->len, w->acc << (64 - w->nacc));
+		w->len += (w->nacc + 7) >> 3;
+		w->nacc = 0;
+		return w->len;
 	}
+	spill(w);
 	if (w->nacc) {
 		if (w->len < w->cap)
 			w->buf[w->len] = (uint8_t)(w->acc << (8 - w->nacc));

@@ -68,7 +68,14 @@ static void emit_value(int k, int A, const char *ind)
 	if (constructed(t->kind)) {
 		if (sm->per != t->per)
 			refuse(tn, mn, "a constructed type under another member constraint");
-		fprintf(out, "%sif (%c_%d(w, m))\n%s\treturn -1;\n", ind, vp(A), sm->type, ind);
+		if (t->kind == SK_SEQUENCE_OF && !(t->per && pc->size.effective_bits >= 0))
+			/* An empty list (a wildcard-free TerminationID's, most
+			 * often) is its zero length: no call. */
+			fprintf(out, "%sif (_A_CSET_FROM_VOID(m)->count <= 0)\n%s\tput_length(w, %d, 0);\n%selse ",
+			        ind, ind, A, ind);
+		else
+			fputs(ind, out);
+		fprintf(out, "if (%c_%d(w, m))\n%s\treturn -1;\n", vp(A), sm->type, ind);
 		return;
 	}
 	char ref[48];
