@@ -214,17 +214,54 @@ for fmt in text ber; do
   done
 done
 
+# --- progress: on a terminal, never in a pipe or a file ------------------------
+# script(1) gives the run a pseudo-terminal; progress goes to standard error
+# when that is a terminal, unless standard output is the same terminal with
+# lines of its own to print.
+if command -v script > /dev/null; then
+  # shellcheck disable=SC2086
+  "$mkpcap" --count 40000 -o progress.pcap $files
+  progress_lines() { tr '\r' '\n' < "$1" | grep -c '^[0-9]* frames, [0-9]* messages, [0-9]* matched, [0-9]* failed$' || true; }
+  script -qec "'$dump' --stats progress.pcap > tty.out" tty.log > /dev/null
+  n=$(progress_lines tty.log)
+  (( n >= 2 )) || fail "progress on a terminal: $n progress lines, expected a running one and the last: $(cat -v tty.log)"
+  tr '\r' '\n' < tty.log | grep -q '^40000 frames, 40000 messages, 40000 matched, 0 failed$' ||
+    fail "progress on a terminal: no final line: $(cat -v tty.log)"
+  grep -q '^frames 40000, messages 40000' tty.out || fail "progress on a terminal: --stats: $(head -1 tty.out)"
+  # summary lines into a pipe: progress on the terminal, none in the pipe
+  script -qec "'$dump' progress.pcap | cat > piped.out" tty.log > /dev/null
+  [[ $(progress_lines tty.log) -ge 1 ]] || fail "progress with output to a pipe, on a terminal: $(cat -v tty.log)"
+  [[ $(progress_lines piped.out) == 0 && $(wc -l < piped.out) == 40000 ]] ||
+    fail "progress in the pipe: $(grep -v '^[0-9]* [0-9.]* ' piped.out | head -3)"
+  script -qec "'$dump' --count progress.pcap" tty.log > /dev/null
+  [[ $(progress_lines tty.log) -ge 1 ]] || fail "progress with --count on a terminal: $(cat -v tty.log)"
+  script -qec "'$dump' progress.pcap" tty.log > /dev/null
+  [[ $(progress_lines tty.log) == 0 ]] || fail "progress mixed into summary lines on a terminal"
+  "$dump" --stats progress.pcap 2> pipe.err | cat > /dev/null
+  "$dump" --stats progress.pcap 2> file.err > /dev/null
+  [[ ! -s pipe.err && ! -s file.err ]] || fail "progress without a terminal: $(cat -v pipe.err file.err | head -3)"
+else
+  echo "dump_cli: SKIP progress: script(1) (util-linux) is not installed"
+fi
+
 # --- memory: a capture larger than the address space megaco-dump may use ------
 if [[ $sanitized == 1 ]]; then
   echo "dump_cli: SKIP memory limit: a sanitizer's shadow memory needs more than any ulimit -v here"
 else
   # One TCP connection of 150,000 messages (~37 MB), read from a pipe by a
-  # megaco-dump limited to 20 MB of address space.
+  # megaco-dump limited to 20 MB of address space (its code and libraries
+  # take about 10), decoding on 4 threads (each a stack and a ring of
+  # batches); then the same messages as SCTP user messages in 100-byte
+  # fragments.
   set -o pipefail
   "$mkpcap" --transport tcp --count 150000 -o - "$corpus"/ber/* "$corpus"/compact/* |
-    (ulimit -v 20000; "$dump" --stats -) > mem.out || fail "memory limit: exit status $?"
+    (ulimit -v 20000; "$dump" --threads 4 --stats -) > mem.out || fail "memory limit: exit status $?"
   grep -q '^frames 150008, messages 150000, decoded 150000, decode failures 0$' mem.out ||
     fail "memory limit: $(head -1 mem.out)"
+  "$mkpcap" --transport sctp --segment 100 --count 150000 -o - "$corpus"/ber/* "$corpus"/compact/* |
+    (ulimit -v 20000; "$dump" --stats -) > mem.out || fail "memory limit, SCTP: exit status $?"
+  grep -q '^frames [0-9]*, messages 150000, decoded 150000, decode failures 0$' mem.out ||
+    fail "memory limit, SCTP: $(head -1 mem.out)"
 fi
-echo "dump_cli: filters, --stats, logs and the memory limit passed"
+echo "dump_cli: filters, --stats, logs, progress and the memory limit passed"
 

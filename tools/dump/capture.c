@@ -199,8 +199,8 @@ int capture_run(dump_ctx *ctx, const char *path)
 		if (r != 1) {
 			/* A capture cut short (a partial record at the end, or a
 			 * writer killed mid-file): keep what was read. */
-			fprintf(stderr, "megaco-dump: %s: after frame %llu: %s\n", path,
-			        (unsigned long long)ctx->frames, pcap_geterr(pc));
+			dump_note(ctx, "%s: after frame %llu: %s", path, (unsigned long long)ctx->frames,
+			          pcap_geterr(pc));
 			rc = 1;
 			break;
 		}

@@ -126,6 +126,9 @@ void pipeline_free(dump_ctx *ctx);
 /* --- megaco_dump.c --------------------------------------------------- */
 /* Counts a message found (the progress line). */
 void dump_counted(dump_ctx *ctx);
+/* A problem with the input as a whole ("megaco-dump: " and a newline
+ * added), after the output of every message before it. */
+void dump_note(dump_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A problem with the input that is not a decode failure (reported, counted,
  * after the output of every message before it). */
 void dump_warn(dump_ctx *ctx, const dump_origin *o, const char *fmt, ...)

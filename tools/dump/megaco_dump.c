@@ -85,6 +85,18 @@ void endpoint_format(const dump_endpoint *ep, char *buf, size_t cap)
 	}
 }
 
+void dump_note(dump_ctx *ctx, const char *fmt, ...)
+{
+	pipeline_drain(ctx);
+	fflush(ctx->app->out);
+	fputs("megaco-dump: ", stderr);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 void dump_warn(dump_ctx *ctx, const dump_origin *o, const char *fmt, ...)
 {
 	char src[64], dst[64];
