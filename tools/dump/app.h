@@ -84,7 +84,10 @@ void json_message(dump_ctx *ctx, strbuf *b, const dump_origin *o, const megaco_m
 /* stats.c */
 stats *stats_new(void);
 /* The facts --stats counts (a decoding thread keeps these for stats_count). */
-int stats_wants(const fact *f);
+static inline int stats_wants(const fact *f)
+{
+	return f->kind == FACT_TRANSACTION || f->kind == FACT_COMMAND || f->kind == FACT_ERROR;
+}
 /* One decoded message: its encoding, version and the facts stats_wants. */
 void stats_count(stats *s, const dump_origin *o, megaco_encoding enc, long version, const fact *f,
                  size_t n);
@@ -118,11 +121,14 @@ typedef struct fact_buf {
 	fact *p;
 	size_t len, cap;
 } fact_buf;
+typedef struct dump_result dump_result;
 typedef struct rendered {
 	strbuf out, log;
 	fact_buf facts;
+	dump_result *res; /* one per message */
+	size_t nres, capres;
 } rendered;
-typedef struct dump_result {
+struct dump_result {
 	megaco_encoding enc;
 	int rc;            /* the decode's status */
 	int passed;        /* decoded and passed the filters */
@@ -131,9 +137,10 @@ typedef struct dump_result {
 	size_t out_off, out_len;
 	size_t log_off, log_len;
 	size_t fact_off, nfacts;
-} dump_result;
-void dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg, size_t len,
-                 dump_result *r);
+};
+/* Appends a result per message to rb->res (text messages one after the
+ * other are split here); 0, or -1 out of memory. */
+int dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg, size_t len);
 void dump_apply(dump_ctx *ctx, const rendered *rb, const dump_origin *o, const dump_result *r);
 /* Empties rb for the next batch (memory kept, up to a bound). */
 void rendered_clear(rendered *rb);

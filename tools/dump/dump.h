@@ -98,6 +98,8 @@ size_t ip_frag_pending(const ip_frag_table *t);
  * messages. */
 void transport_payload(dump_ctx *ctx, const dump_origin *o, const uint8_t *p, size_t len);
 void transport_udp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len);
+/* Does a text message header (MEGACO/ or !/, any case) start at p? */
+int text_header_at(const uint8_t *p, size_t len);
 int transport_port_wanted(const dump_ctx *ctx, unsigned port);
 
 /* --- sctp_data.c ----------------------------------------------------- */
@@ -116,16 +118,15 @@ size_t tcp_table_bytes(const tcp_table *t); /* bytes held, for the memory test *
 /* --- pipeline.c ------------------------------------------------------ */
 /* threads: decoding threads besides the reading one (0: it decodes). */
 pipeline *pipeline_new(dump_ctx *ctx, unsigned threads);
-/* One complete message (bytes valid during the call only): queued, and
- * rendered and handed on in order, later. */
+/* One complete message, or text messages one after the other (bytes valid
+ * during the call only): queued, and decoded, rendered and handed on in
+ * order, later. */
 void dump_message(dump_ctx *ctx, const dump_origin *o, const uint8_t *msg, size_t len);
 /* Hands on every message queued so far (a no-op inside dump_apply()). */
 void pipeline_drain(dump_ctx *ctx);
 void pipeline_free(dump_ctx *ctx);
 
 /* --- megaco_dump.c --------------------------------------------------- */
-/* Counts a message found (the progress line). */
-void dump_counted(dump_ctx *ctx);
 /* A problem with the input as a whole ("megaco-dump: " and a newline
  * added), after the output of every message before it. */
 void dump_note(dump_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

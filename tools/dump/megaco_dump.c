@@ -155,12 +155,6 @@ static void emit(dump_app *app, const char *p, size_t n)
 	}
 }
 
-void dump_counted(dump_ctx *ctx)
-{
-	if ((++ctx->app->messages & 0x3fff) == 0)
-		progress(ctx, 0);
-}
-
 /* --- one message: decoded and rendered on a decoding thread ----------------- */
 
 static int collect_fact(const fact *f, void *user)
@@ -201,11 +195,15 @@ static void render_error(dump_ctx *ctx, strbuf *b, const dump_origin *o, megaco_
 	sb_printf(b, ": %s\n", e->message);
 }
 
-void dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg, size_t len,
-                 dump_result *r)
+/* Decodes and renders one message into r. With split set, a text decode
+ * that fails where the next message's header starts reports that offset in
+ * *next instead (the caller then renders [0, *next) and goes on there). */
+static void render_one(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg,
+                       size_t len, int split, size_t *next, dump_result *r)
 {
 	dump_app *app = ctx->app;
 	strbuf *b = &rb->out;
+	*next = 0;
 	memset(r, 0, sizeof *r);
 	r->out_off = b->len;
 	r->log_off = rb->log.len;
@@ -216,6 +214,11 @@ void dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_
 	megaco_error err;
 	r->rc = megaco_decode(r->enc, msg, len, &app->opts, &m, &err);
 	if (r->rc != MEGACO_OK) {
+		if (split && (r->enc == MEGACO_ENC_PRETTY || r->enc == MEGACO_ENC_COMPACT) &&
+		    err.offset > 0 && err.offset < len && text_header_at(msg + err.offset, len - err.offset)) {
+			*next = err.offset;
+			return;
+		}
 		if (app->output != OUT_NONE && !filter_active(&app->filt))
 			render_error(ctx, b, o, r->enc, r->rc, &err);
 		r->out_len = b->len - r->out_off;
@@ -260,11 +263,38 @@ done:
 	r->nfacts = rb->facts.len - r->fact_off;
 }
 
+int dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg, size_t len)
+{
+	for (;;) {
+		if (rb->nres == rb->capres) {
+			size_t cap = rb->capres ? rb->capres * 2 : 256;
+			dump_result *p = realloc(rb->res, cap * sizeof *p);
+			if (!p)
+				return -1;
+			rb->res = p, rb->capres = cap;
+		}
+		dump_result *r = &rb->res[rb->nres];
+		size_t next, none;
+		render_one(ctx, rb, o, msg, len, 1, &next, r);
+		if (!next) {
+			rb->nres++;
+			return 0;
+		}
+		/* The decoder stopped at another message's header: the first is
+		 * what comes before it, decoded again on its own. */
+		render_one(ctx, rb, o, msg, next, 0, &none, r);
+		rb->nres++;
+		msg += next, len -= next;
+	}
+}
+
 /* --- ... and handed on in order on the reading thread ------------------------ */
 
 void dump_apply(dump_ctx *ctx, const rendered *rb, const dump_origin *o, const dump_result *r)
 {
 	dump_app *app = ctx->app;
+	if ((++app->messages & 0x3fff) == 0)
+		progress(ctx, 0);
 	if (r->rc != MEGACO_OK) {
 		app->failed++;
 		if (app->st)
@@ -292,7 +322,7 @@ void rendered_clear(rendered *rb)
 		sb_free(&rb->out);
 	if (rb->log.cap > RENDERED_KEPT)
 		sb_free(&rb->log);
-	rb->out.len = rb->log.len = rb->facts.len = 0;
+	rb->out.len = rb->log.len = rb->facts.len = rb->nres = 0;
 }
 
 void rendered_free(rendered *rb)
@@ -300,6 +330,7 @@ void rendered_free(rendered *rb)
 	sb_free(&rb->out);
 	sb_free(&rb->log);
 	free(rb->facts.p);
+	free(rb->res);
 	memset(rb, 0, sizeof *rb);
 }
 

@@ -25,7 +25,7 @@
 typedef struct job {
 	dump_origin o;
 	size_t off, len;
-	dump_result r;
+	size_t res, nres; /* its messages' results in the batch's out.res */
 } job;
 
 enum { B_FREE, B_FILLING, B_READY, B_WORKING, B_DONE };
@@ -38,6 +38,7 @@ typedef struct batch {
 	uint8_t *bytes;
 	size_t len, cap;
 	rendered out;
+	int oom;
 } batch;
 
 struct pipeline {
@@ -60,7 +61,10 @@ static void decode_batch(pipeline *p, batch *b)
 {
 	for (size_t i = 0; i < b->n; i++) {
 		job *j = &b->jobs[i];
-		dump_render(p->ctx, &b->out, &j->o, b->bytes + j->off, j->len, &j->r);
+		j->res = b->out.nres;
+		if (dump_render(p->ctx, &b->out, &j->o, b->bytes + j->off, j->len))
+			b->oom = 1; /* reported when handed on */
+		j->nres = b->out.nres - j->res;
 	}
 }
 
@@ -99,8 +103,15 @@ static int consume_one(pipeline *p)
 		return 0;
 	pthread_mutex_unlock(&p->mu);
 	p->consuming = 1;
-	for (size_t i = 0; i < b->n; i++)
-		dump_apply(p->ctx, &b->out, &b->jobs[i].o, &b->jobs[i].r);
+	for (size_t i = 0; i < b->n; i++) {
+		const job *j = &b->jobs[i];
+		for (size_t k = 0; k < j->nres; k++)
+			dump_apply(p->ctx, &b->out, &j->o, &b->out.res[j->res + k]);
+	}
+	if (b->oom) {
+		dump_warn(p->ctx, &b->jobs[b->n - 1].o, "out of memory: messages of this batch lost");
+		b->oom = 0;
+	}
 	p->consuming = 0;
 	rendered_clear(&b->out);
 	b->n = b->len = 0;
@@ -187,7 +198,6 @@ void dump_message(dump_ctx *ctx, const dump_origin *o, const uint8_t *msg, size_
 	j->len = len;
 	memcpy(b->bytes + b->len, msg, len);
 	b->len += len;
-	dump_counted(ctx);
 	if (b->n == BATCH_MESSAGES || b->len >= BATCH_BYTES)
 		submit(p);
 }

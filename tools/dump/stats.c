@@ -216,11 +216,6 @@ static int stats_visit(const fact *f, void *user)
 	return 0;
 }
 
-int stats_wants(const fact *f)
-{
-	return f->kind == FACT_TRANSACTION || f->kind == FACT_COMMAND || f->kind == FACT_ERROR;
-}
-
 void stats_count(stats *s, const dump_origin *o, megaco_encoding enc, long version, const fact *f,
                  size_t n)
 {

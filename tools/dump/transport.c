@@ -1,9 +1,9 @@
 /*
  * UDP (RFC 3525 Annex D.1): pick the datagrams on Megaco ports, and split
  * a payload (a datagram's, a TPKT's or an SCTP user message's) that holds
- * more than one message. BER messages are
- * split by their outer TLV length; text messages where the decoder, having
- * read one message, meets the next one's header (MEGACO/ or !/).
+ * more than one message: BER messages by their outer TLV length here, text
+ * messages where the decoder, having read one, meets the next one's header
+ * (MEGACO/ or !/), on the decoding thread (dump_render).
  */
 #include <string.h>
 #include <strings.h>
@@ -41,27 +41,10 @@ static size_t ber_tlv_size(const uint8_t *p, size_t len)
 	return n <= len - i ? i + n : 0;
 }
 
-static int text_header_at(const uint8_t *p, size_t len)
+int text_header_at(const uint8_t *p, size_t len)
 {
 	return (len >= 7 && !strncasecmp((const char *)p, "MEGACO/", 7)) ||
 	       (len >= 2 && p[0] == '!' && p[1] == '/');
-}
-
-/* Could a second text message start after the first byte? Looks at each
- * '/' for a "!" or "MEGACO" before it; false alarms only cost a decode. */
-static int another_header(const uint8_t *p, size_t len)
-{
-	for (size_t i = 2; i < len; i++) {
-		const uint8_t *s = memchr(p + i, '/', len - i);
-		if (!s)
-			return 0;
-		i = (size_t)(s - p);
-		/* most '/' are inside termination IDs: one byte rules them out */
-		if (s[-1] == '!' ||
-		    (i >= 7 && (s[-1] | 0x20) == 'o' && !strncasecmp((const char *)s - 6, "MEGACO", 6)))
-			return 1;
-	}
-	return 0;
 }
 
 void transport_payload(dump_ctx *ctx, const dump_origin *o, const uint8_t *p, size_t len)
@@ -73,20 +56,13 @@ void transport_payload(dump_ctx *ctx, const dump_origin *o, const uint8_t *p, si
 		if (!len)
 			return;
 		size_t n = len;
+		/* Text: where a message ends only the decoder knows (it stops at
+		 * the next one's header), so the rest goes whole to the decoding
+		 * thread, which splits it (dump_render). */
 		if (p[0] == 0x30) {
 			size_t tlv = ber_tlv_size(p, len);
 			if (tlv)
 				n = tlv;
-		} else if (text_header_at(p, len) && another_header(p, len)) {
-			/* Where does the message end? The text decoder knows: it
-			 * stops at the next header with a syntax error there. */
-			megaco_message *m = NULL;
-			megaco_error err;
-			int rc = megaco_decode(MEGACO_ENC_AUTO, p, len, NULL, &m, &err);
-			megaco_message_free(m);
-			if (rc != MEGACO_OK && err.offset > 0 && err.offset < len &&
-			    text_header_at(p + err.offset, len - err.offset))
-				n = err.offset;
 		}
 		dump_message(ctx, o, p, n);
 		p += n, len -= n;
