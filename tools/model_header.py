@@ -340,9 +340,6 @@ def generate(directory, root):
             raise Bad(f"{u.path}: the model needs a declaration under {u.conds}: "
                       + "".join(t[1] for t in u.code())[:80])
     macros = {u.macro for u in units if u.macro}
-    used = set()
-    for u in emitted:
-        used |= set(u.idents()) & names
 
     def rename(n):
         if n not in names:
