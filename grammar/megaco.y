@@ -689,7 +689,7 @@ amm_param
 term_id_list
 	: SAFE                      { $$ = tb_tid_list(px, NULL, &$1); NN($$); }
 	| tid_kw                    { $$ = tb_tid_list(px, NULL, &$1); NN($$); }
-	| LSBRKT tid_list RSBRKT    { $$ = $2; }
+	| LSBRKT tid_list RSBRKT    { $$ = $2; CK(tb_tid_brackets(px, &$1)); }
 	;
 
 tid_list

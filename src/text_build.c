@@ -1175,6 +1175,17 @@ static TerminationID_t *term_id(text_parse *px, const text_tok *t)
 	return tid && !set_term_id(px, t, tid) ? tid : NULL;
 }
 
+/* The bracket gate covers the ASN.1 lists that brackets fill (audits of several IDs). */
+_Static_assert(MEGACO_SINCE_AuditRequest_terminationIDList <= TEXT_SINCE_TID_LIST &&
+               MEGACO_SINCE_AuditReply_auditResultTermList <= TEXT_SINCE_TID_LIST,
+               "an ID list in brackets is allowed where its ASN.1 list is");
+
+/* termIDList's brackets are v3's: v1 and v2 have one TerminationID per command. */
+int tb_tid_brackets(text_parse *px, const text_tok *lsb)
+{
+	return GATE(px, lsb->off, TEXT_SINCE_TID_LIST, "a termination ID list in brackets");
+}
+
 tb_list *tb_tid_list(text_parse *px, tb_list *l, const text_tok *t)
 {
 	TerminationID_t *tid = term_id(px, t);
@@ -1202,6 +1213,8 @@ static int ctx_prop(text_parse *px, ContextRequest_t **crp, const text_item *it)
 	case TI_EMERGENCY:
 		if (cr->emergency)
 			return tb_twice(px, it->off, "Emergency or EmergencyOff", where);
+		if (!it->n && GATE(px, it->off, TEXT_SINCE_EMERGENCY_OFF, "EmergencyOff"))
+			return -1;
 		return (cr->emergency = new_int(px, (int)it->n)) ? 0 : -1;
 	case TI_IEPS:
 		if (cr->iepscallind)
@@ -1558,10 +1571,8 @@ void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
 		                                           : Command_PR_auditCapRequest;
 		a->terminationID = *(TerminationID_t *)tids->list.array[0];
 		a->auditDescriptor = body ? *(AuditDescriptor_t *)body : empty_audit;
-		if (tids->list.count > 1) {
-			if (GATE(px, kw->off, MEGACO_SINCE_AuditRequest_terminationIDList,
-			         "an audit of a list of terminations") ||
-			    !(a->terminationIDList = NEW(px, TerminationIDList_t)))
+		if (tids->list.count > 1) { /* brackets: v3 (tb_tid_brackets), as the ASN.1 list */
+			if (!(a->terminationIDList = NEW(px, TerminationIDList_t)))
 				return NULL;
 			LIST_INTO(a->terminationIDList->list, tids);
 		}
@@ -1801,10 +1812,7 @@ void *tb_command_reply(text_parse *px, const text_tok *kw, tb_list *tids, tb_lis
 			a->present = AuditReply_PR_auditResult;
 			a->choice.auditResult.terminationID = *(TerminationID_t *)tids->list.array[0];
 			LIST_INTO(a->choice.auditResult.terminationAuditResult.list, audit);
-		} else {
-			if (GATE(px, kw->off, MEGACO_SINCE_AuditReply_auditResultTermList,
-			         "an audit reply for a list of terminations"))
-				return NULL;
+		} else { /* brackets: v3 (tb_tid_brackets), as auditResultTermList */
 			a->present = AuditReply_PR_auditResultTermList;
 			LIST_INTO(a->choice.auditResultTermList.terminationIDList.list, tids);
 			LIST_INTO(a->choice.auditResultTermList.terminationAuditResult.list, audit);

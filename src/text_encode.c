@@ -180,9 +180,6 @@ static void fail_at(enc *e, const asn_TYPE_descriptor_t *td, const void *node, i
 	e->rc = set_error(e->err, code, tw_len(&e->w), "%s", msg);
 }
 
-/* Text-only version rules, which no ASN.1 module shows. */
-#define TEXT_SINCE_TID_LIST 3      /* termIDList in brackets: v3's ABNF */
-#define TEXT_SINCE_EMERGENCY_OFF 2 /* EmergencyOffToken: v2's ABNF */
 
 /* Returns 1 when the message's version has `what`, else records the mismatch. */
 static int need(enc *e, long v, const char *what)

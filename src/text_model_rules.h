@@ -10,6 +10,10 @@
 #include "AuditDescriptor.h"
 #include "OCTET_STRING.h"
 
+/* Text-only version rules, which no ASN.1 module shows. */
+#define TEXT_SINCE_TID_LIST 3      /* termIDList in brackets: v3's ABNF */
+#define TEXT_SINCE_EMERGENCY_OFF 2 /* EmergencyOffToken: v2's ABNF (v1's contextProperty lacks it) */
+
 /* Names compare without case (the ABNF's are case-insensitive). */
 static inline int text_same_name(const OCTET_STRING_t *a, const OCTET_STRING_t *b)
 {

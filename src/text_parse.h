@@ -198,6 +198,7 @@ int tb_topology_done(text_parse *px, tb_list *l, size_t off);
 
 void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body);
 void *tb_notify_request(text_parse *px, const text_tok *kw, tb_list *tids, void *oed, void *err);
+int tb_tid_brackets(text_parse *px, const text_tok *lsb);
 tb_list *tb_tid_list(text_parse *px, tb_list *l, const text_tok *t);
 tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it, size_t comma);
 void *tb_command_reply(text_parse *px, const text_tok *kw, tb_list *tids, tb_list *audit);
