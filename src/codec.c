@@ -142,15 +142,22 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 static int encode_scoped(const megaco_message *msg, megaco_encoding enc, const megaco_options *o,
                          unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
 {
-	megaco_arena scratch;
-	arena_init(&scratch, o->allocator, 0);
-	megaco_arena *prev = arena_set_current(&scratch);
-	int rc = encode_into(msg, enc, o, buf, cap, out_len, err);
-	arena_set_current(prev);
-	if (scratch.head)
-		arena_reset_blocks(&scratch);
-	if (scratch.failed && rc != MEGACO_OK && rc != MEGACO_ERR_NOMEM)
-		rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+	int rc;
+	if ((enc == MEGACO_ENC_PRETTY || enc == MEGACO_ENC_COMPACT) &&
+	    msg->form == MEGACO_NAMES_TEXT) {
+		/* Text from text names reaches no asn1c code: no scratch to set up. */
+		rc = encode_into(msg, enc, o, buf, cap, out_len, err);
+	} else {
+		megaco_arena scratch;
+		arena_init(&scratch, o->allocator, 0);
+		megaco_arena *prev = arena_set_current(&scratch);
+		rc = encode_into(msg, enc, o, buf, cap, out_len, err);
+		arena_set_current(prev);
+		if (scratch.head)
+			arena_reset_blocks(&scratch);
+		if (scratch.failed && rc != MEGACO_OK && rc != MEGACO_ERR_NOMEM)
+			rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+	}
 	/* What we write under these options, we read under them. */
 	if ((rc == MEGACO_OK || rc == MEGACO_ERR_BUFFER_TOO_SMALL) && *out_len > o->max_message_size)
 		rc = set_error(err, MEGACO_ERR_TOO_LARGE, 0,

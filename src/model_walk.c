@@ -26,6 +26,18 @@ int choice_present(const asn_TYPE_descriptor_t *td, const void *ptr)
 	}
 }
 
+void choice_set_present(const asn_TYPE_descriptor_t *td, void *ptr, int present)
+{
+	const asn_CHOICE_specifics_t *s = td->specifics;
+	char *p = (char *)ptr + s->pres_offset;
+	switch (s->pres_size) {
+	case sizeof(int): *(int *)p = present; break;
+	case sizeof(short): *(short *)p = (short)present; break;
+	case sizeof(char): *(signed char *)p = (signed char)present; break;
+	default: break;
+	}
+}
+
 static int walk(walk_node *node, walk_visitor visit, void *ctx);
 
 static int visit_member(walk_node *parent, int i, walk_visitor visit, void *ctx)

@@ -32,5 +32,7 @@ int td_is_choice(const asn_TYPE_descriptor_t *td);
 int td_is_list(const asn_TYPE_descriptor_t *td); /* SEQUENCE OF / SET OF */
 /* The CHOICE alternative present (1-based), 0 for none. */
 int choice_present(const asn_TYPE_descriptor_t *td, const void *ptr);
+/* Sets the CHOICE's `present` (any value, as a hand-built model may: tests). */
+void choice_set_present(const asn_TYPE_descriptor_t *td, void *ptr, int present);
 
 #endif

@@ -1881,25 +1881,24 @@ void *tb_error(text_parse *px, const text_tok *code, const text_tok *text)
 
 /* ---- media ------------------------------------------------------------------ */
 
+/*
+ * streamParm and indAudstreamParm: Local, Remote and LocalControl at most once
+ * each, into the like-named members of a StreamParms or IndAudStreamParms
+ * (the item's node is of the member's type).
+ */
+#define TAKE_ONCE(px, it, slot, what, where)                                                    \
+	((slot) ? tb_twice(px, (it)->off, what, where) : ((slot) = (it)->p, 0))
+#define STREAM_ITEM_ONCE(px, sp, it, where)                                                     \
+	case TI_LOCAL: return TAKE_ONCE(px, it, (sp)->localDescriptor, "Local", where);        \
+	case TI_REMOTE: return TAKE_ONCE(px, it, (sp)->remoteDescriptor, "Remote", where);     \
+	case TI_LOCALCONTROL:                                                                   \
+		return TAKE_ONCE(px, it, (sp)->localControlDescriptor, "LocalControl", where)
+
 static int stream_parm(text_parse *px, StreamParms_t *sp, const text_item *it)
 {
 	static const char *const where = "a stream's parameters";
 	switch (it->kind) {
-	case TI_LOCAL:
-		if (sp->localDescriptor)
-			return tb_twice(px, it->off, "Local", where);
-		sp->localDescriptor = it->p;
-		return 0;
-	case TI_REMOTE:
-		if (sp->remoteDescriptor)
-			return tb_twice(px, it->off, "Remote", where);
-		sp->remoteDescriptor = it->p;
-		return 0;
-	case TI_LOCALCONTROL:
-		if (sp->localControlDescriptor)
-			return tb_twice(px, it->off, "LocalControl", where);
-		sp->localControlDescriptor = it->p;
-		return 0;
+	STREAM_ITEM_ONCE(px, sp, it, where);
 	default: /* TI_STATS */
 		if (sp->statisticsDescriptor)
 			return tb_twice(px, it->off, "Statistics", where);
@@ -2837,21 +2836,7 @@ static int ia_stream_parm(text_parse *px, IndAudStreamParms_t *sp, const text_it
 {
 	static const char *const where = "a stream's audit";
 	switch (it->kind) {
-	case TI_LOCAL:
-		if (sp->localDescriptor)
-			return tb_twice(px, it->off, "Local", where);
-		sp->localDescriptor = it->p;
-		return 0;
-	case TI_REMOTE:
-		if (sp->remoteDescriptor)
-			return tb_twice(px, it->off, "Remote", where);
-		sp->remoteDescriptor = it->p;
-		return 0;
-	case TI_LOCALCONTROL:
-		if (sp->localControlDescriptor)
-			return tb_twice(px, it->off, "LocalControl", where);
-		sp->localControlDescriptor = it->p;
-		return 0;
+	STREAM_ITEM_ONCE(px, sp, it, where);
 	default:
 		if (sp->statisticsDescriptor)
 			return tb_twice(px, it->off, "Statistics", where);

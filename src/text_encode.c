@@ -110,6 +110,13 @@ enum { TOK = 1, QUO = 2 };
 
 #define CLS(c) (SAFE_CH(c) ? TOK : REST_CH(c) ? QUO : 0)
 static const unsigned char cls[256] = TABLE256(CLS);
+/*
+ * Version 1's (RFC 3525): VALUE and quotedString are ASCII, and quotedString
+ * has no line ends. The encoder reads the table of its message's version, so
+ * the per-octet loop is the same one.
+ */
+#define CLS_V1(c) ((c) >= 0x80 || (c) == '\r' || (c) == '\n' ? 0 : CLS(c))
+static const unsigned char cls_v1[256] = TABLE256(CLS_V1);
 
 /* 1 for octets a name cannot hold (one load per octet in the hot loop). */
 #define NOT_NAME(c) (!SAFE_CH(c))
@@ -138,6 +145,7 @@ typedef struct enc {
 	text_writer w;
 	const kw_spelling *kw;
 	const kw_spelling *kweq; /* kw followed by eq() */
+	const unsigned char *cls; /* octet classes of the message's version: cls or cls_v1 */
 	int compact;
 	long version;
 	int rc;           /* first error, sticky; later writes are harmless */
@@ -149,17 +157,26 @@ typedef struct enc {
 	const void *at;
 } enc;
 
-static void fail(enc *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(enc *e, int code, const char *fmt, ...)
+/* The first error, with the node (of type td, may be NULL) whose path it gets. */
+static void vfail(enc *e, const asn_TYPE_descriptor_t *td, const void *node, int code,
+                  const char *fmt, va_list ap)
 {
 	if (e->rc)
 		return;
 	char msg[160];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	e->at_td = td;
+	e->at = node;
+	e->rc = set_error(e->err, code, tw_len(&e->w), "%s", msg);
+}
+
+static void fail(enc *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(enc *e, int code, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vfail(e, NULL, NULL, code, fmt, ap);
 	va_end(ap);
-	e->rc = set_error(e->err, code, tw_len(&e->w), "%s", msg);
 }
 
 /* fail() for the node (of type td) at `node`: the message gets its path. */
@@ -168,18 +185,11 @@ static void fail_at(enc *e, const asn_TYPE_descriptor_t *td, const void *node, i
 static void fail_at(enc *e, const asn_TYPE_descriptor_t *td, const void *node, int code,
                     const char *fmt, ...)
 {
-	if (e->rc)
-		return;
-	char msg[160];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vfail(e, td, node, code, fmt, ap);
 	va_end(ap);
-	e->at_td = td;
-	e->at = node;
-	e->rc = set_error(e->err, code, tw_len(&e->w), "%s", msg);
 }
-
 
 /* Returns 1 when the message's version has `what`, else records the mismatch. */
 static int need(enc *e, long v, const char *what)
@@ -469,11 +479,33 @@ static inline unsigned dm_bad_any(const uint8_t *p, size_t n)
 	return bad;
 }
 
-TW_COLD void name_fail(enc *e, const OCTET_STRING_t *s, const char *what)
+/* Nonzero when p[0..n) holds an octet above 0x7F (eight at a time). */
+static inline int has_high_octet(const uint8_t *p, size_t n)
+{
+	uint64_t acc = 0;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		acc |= w;
+	}
+	for (; i < n; i++)
+		acc |= p[i];
+	return (acc & 0x8080808080808080ull) != 0;
+}
+
+/* tid: the termination ID whose name this is (pathNAME: ASCII only), else NULL. */
+TW_COLD void name_fail(enc *e, const OCTET_STRING_t *s, const TerminationID_t *tid,
+                       const char *what)
 {
 	const uint8_t *p = s->buf;
 	if (!p || s->size <= 0) {
 		fail(e, MEGACO_ERR_UNKNOWN_NAME, "empty %s", what);
+		return;
+	}
+	if (tid && !not_name_any(p, (size_t)s->size)) {
+		fail_at(e, &asn_DEF_TerminationID, tid, MEGACO_ERR_CONSTRAINT,
+		        "termination ID with a non-ASCII octet has no text form");
 		return;
 	}
 	int i = 0;
@@ -483,15 +515,22 @@ TW_COLD void name_fail(enc *e, const OCTET_STRING_t *s, const char *what)
 	     "%s has octet 0x%02X, not text form (names must be mapped first)", what, p[i]);
 }
 
-static void name(enc *e, const OCTET_STRING_t *s, const char *what)
+/*
+ * A name written as the model holds it; with tid set (a termination ID's
+ * pathNAME) octets above 0x7F are refused too, in the same checks: high is
+ * then all ones, and each vector's sign bits join its mask.
+ */
+TW_INLINE void name_as(enc *e, const OCTET_STRING_t *s, const TerminationID_t *tid,
+                       const char *what)
 {
 	const uint8_t *p = s->buf;
 	int n = s->size;
 	if (!p || n <= 0) {
-		name_fail(e, s, what);
+		name_fail(e, s, tid, what);
 		return;
 	}
 #if defined(__SSE2__)
+	const int high = tid ? 0xFFFF : 0;
 	/*
 	 * The usual name (4 to 32 octets) with room to spare: the vectors that
 	 * are checked are also what gets stored, at the same overlapping offsets.
@@ -503,8 +542,9 @@ static void name(enc *e, const OCTET_STRING_t *s, const char *what)
 		if (k >= 16) {
 			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
 			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + k - 16));
-			if (not_name16(a) | not_name16(b)) {
-				name_fail(e, s, what);
+			if (not_name16(a) | not_name16(b) |
+			    (_mm_movemask_epi8(_mm_or_si128(a, b)) & high)) {
+				name_fail(e, s, tid, what);
 				return;
 			}
 			_mm_storeu_si128((__m128i *)(void *)d, a);
@@ -512,8 +552,9 @@ static void name(enc *e, const OCTET_STRING_t *s, const char *what)
 		} else if (k >= 8) {
 			__m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
 			__m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + k - 8));
-			if (not_name16(_mm_unpacklo_epi64(a, b))) {
-				name_fail(e, s, what);
+			__m128i ab = _mm_unpacklo_epi64(a, b);
+			if (not_name16(ab) | (_mm_movemask_epi8(ab) & high)) {
+				name_fail(e, s, tid, what);
 				return;
 			}
 			_mm_storel_epi64((__m128i *)(void *)d, a);
@@ -522,8 +563,9 @@ static void name(enc *e, const OCTET_STRING_t *s, const char *what)
 			uint32_t a, b;
 			memcpy(&a, p, 4);
 			memcpy(&b, p + k - 4, 4);
-			if (not_name16(_mm_set_epi32((int)a, (int)b, (int)a, (int)b))) {
-				name_fail(e, s, what);
+			__m128i ab = _mm_set_epi32((int)a, (int)b, (int)a, (int)b);
+			if (not_name16(ab) | (_mm_movemask_epi8(ab) & high)) {
+				name_fail(e, s, tid, what);
 				return;
 			}
 			memcpy(d, &a, 4);
@@ -533,11 +575,16 @@ static void name(enc *e, const OCTET_STRING_t *s, const char *what)
 		return;
 	}
 #endif
-	if (not_name_any(p, (size_t)n)) {
-		name_fail(e, s, what);
+	if (not_name_any(p, (size_t)n) || (tid && has_high_octet(p, (size_t)n))) {
+		name_fail(e, s, tid, what);
 		return;
 	}
 	tw_put_inl(&e->w, p, (size_t)n);
+}
+
+static void name(enc *e, const OCTET_STRING_t *s, const char *what)
+{
+	name_as(e, s, NULL, what);
 }
 
 /*
@@ -558,39 +605,20 @@ static void names_once(enc *e, const void *list, const asn_TYPE_descriptor_t *it
 			}
 }
 
-/* Nonzero when p[0..n) holds an octet above 0x7F (eight at a time). */
-static inline int has_high_octet(const uint8_t *p, size_t n)
+TW_COLD void quoted_fail(enc *e, uint8_t c, const char *what)
 {
-	uint64_t acc = 0;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, p + i, 8);
-		acc |= w;
-	}
-	for (; i < n; i++)
-		acc |= p[i];
-	return (acc & 0x8080808080808080ull) != 0;
+	fail(e, MEGACO_ERR_CONSTRAINT, "%s has octet 0x%02X, which a %squoted string cannot hold", what,
+	     c, cls[c] ? "version 1 " : "");
 }
 
-static void quoted(enc *e, const uint8_t *p, size_t n, const char *what)
+/* p[0..n) quoted; p[0..i) are known to be TOK octets, which a quoted string holds too. */
+static void quoted_from(enc *e, const uint8_t *p, size_t n, size_t i, const char *what)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (!cls[p[i]]) {
-			fail(e, MEGACO_ERR_CONSTRAINT, "%s has octet 0x%02X, which a quoted string cannot hold",
-			     what, p[i]);
+	const unsigned char *c = e->cls;
+	for (; i < n; i++) {
+		if (!c[p[i]]) {
+			quoted_fail(e, p[i], what);
 			return;
-		}
-	}
-	/* v1's quotedString is SafeChar, RestChar and white space: no 8-bit octets, no line ends. */
-	if (e->version == 1) {
-		for (size_t i = 0; i < n; i++) {
-			if (p[i] >= 0x80 || p[i] == '\r' || p[i] == '\n') {
-				fail(e, MEGACO_ERR_CONSTRAINT,
-				     "%s has octet 0x%02X, which a version 1 quoted string cannot hold", what,
-				     p[i]);
-				return;
-			}
 		}
 	}
 	ch(e, '"');
@@ -598,18 +626,24 @@ static void quoted(enc *e, const uint8_t *p, size_t n, const char *what)
 	ch(e, '"');
 }
 
+static void quoted(enc *e, const uint8_t *p, size_t n, const char *what)
+{
+	quoted_from(e, p, n, 0, what);
+}
+
 /* VALUE: a plain token when every octet allows it, else a quoted string. */
 static void value(enc *e, const OCTET_STRING_t *v)
 {
 	const uint8_t *p = v->buf;
 	size_t n = v->size > 0 ? (size_t)v->size : 0;
+	const unsigned char *c = e->cls;
 	size_t i = 0;
-	while (i < n && cls[p[i]] == TOK)
+	while (i < n && c[p[i]] == TOK)
 		i++;
-	if (n && i == n && (e->version > 1 || !has_high_octet(p, n)))
+	if (n && i == n)
 		tw_put(&e->w, p, n);
 	else
-		quoted(e, p, n, "value");
+		quoted_from(e, p, n, i, "value");
 }
 
 /* ------------------------------------------------------ addresses and IDs */
@@ -772,13 +806,7 @@ static void tid(enc *e, const TerminationID_t *t)
 		     "termination ID in binary form (wildcard octets); map names to text first");
 		return;
 	}
-	if (t->id.buf && t->id.size > 0 && has_high_octet(t->id.buf, (size_t)t->id.size) &&
-	    !not_name_any(t->id.buf, (size_t)t->id.size)) {
-		fail_at(e, &asn_DEF_TerminationID, t, MEGACO_ERR_CONSTRAINT,
-		        "termination ID with a non-ASCII octet has no text form");
-		return;
-	}
-	name(e, &t->id, "termination ID");
+	name_as(e, &t->id, t, "termination ID");
 }
 
 /* termIDList: one ID bare, several in square brackets. */
@@ -2925,6 +2953,7 @@ int text_encode_message(const megaco_message *msg, int compact, const megaco_opt
 	enc e = {
 		.kw = compact ? kw_short : kw_long,
 		.kweq = compact ? kw_short_eq : kw_long_eq,
+		.cls = m->mess.version == 1 ? cls_v1 : cls,
 		.compact = compact,
 		.version = m->mess.version,
 		.err = err,

@@ -681,15 +681,23 @@ static void e_quote_in_value(void)
 	desc(r, AmmDescriptor_PR_mediaDescriptor)->choice.mediaDescriptor.termStateDescr = t;
 	app(&t->propertyParms.list, P("x/y", "say \"hi\""));
 }
-static void e_sdp_newline(void)
+/* v1 Add = t/1 { Media { Local or Remote { } } }: the empty descriptor. */
+static LocalRemoteDescriptor_t *sdp_desc(int remote)
 {
-	MegacoMessage_t *m = msg(1);
-	AmmRequest_t *r = amm(request(m, 1, 1), Command_PR_addReq, "t/1");
+	AmmRequest_t *r = amm(request(msg(1), 1, 1), Command_PR_addReq, "t/1");
 	MediaDescriptor_t *md = &desc(r, AmmDescriptor_PR_mediaDescriptor)->choice.mediaDescriptor;
 	md->streams = NEW(struct MediaDescriptor__streams);
 	md->streams->present = MediaDescriptor__streams_PR_oneStream;
 	LocalRemoteDescriptor_t *l = NEW(LocalRemoteDescriptor_t);
-	md->streams->choice.oneStream.remoteDescriptor = l;
+	if (remote)
+		md->streams->choice.oneStream.remoteDescriptor = l;
+	else
+		md->streams->choice.oneStream.localDescriptor = l;
+	return l;
+}
+static void e_sdp_newline(void)
+{
+	LocalRemoteDescriptor_t *l = sdp_desc(1);
 	PropertyGroup_t *g = NEW(PropertyGroup_t);
 	app(&g->list, P("v", "0\r\nm=audio"));
 	app(&l->propGrps.list, g);
@@ -826,13 +834,7 @@ static void e_audit_token_past_ten(void)
 }
 static void e_sdp_two_v(void)
 {
-	MegacoMessage_t *m = msg(1);
-	AmmRequest_t *r = amm(request(m, 1, 1), Command_PR_addReq, "t/1");
-	MediaDescriptor_t *md = &desc(r, AmmDescriptor_PR_mediaDescriptor)->choice.mediaDescriptor;
-	md->streams = NEW(struct MediaDescriptor__streams);
-	md->streams->present = MediaDescriptor__streams_PR_oneStream;
-	LocalRemoteDescriptor_t *l = NEW(LocalRemoteDescriptor_t);
-	md->streams->choice.oneStream.localDescriptor = l;
+	LocalRemoteDescriptor_t *l = sdp_desc(0);
 	PropertyGroup_t *g = NEW(PropertyGroup_t);
 	app(&g->list, P("v", "0"));
 	app(&g->list, P("c", "IN IP4 1.2.3.4"));
@@ -841,13 +843,7 @@ static void e_sdp_two_v(void)
 }
 static void e_sdp_empty_group(void)
 {
-	MegacoMessage_t *m = msg(1);
-	AmmRequest_t *r = amm(request(m, 1, 1), Command_PR_addReq, "t/1");
-	MediaDescriptor_t *md = &desc(r, AmmDescriptor_PR_mediaDescriptor)->choice.mediaDescriptor;
-	md->streams = NEW(struct MediaDescriptor__streams);
-	md->streams->present = MediaDescriptor__streams_PR_oneStream;
-	LocalRemoteDescriptor_t *l = NEW(LocalRemoteDescriptor_t);
-	md->streams->choice.oneStream.localDescriptor = l;
+	LocalRemoteDescriptor_t *l = sdp_desc(0);
 	app(&l->propGrps.list, NEW(PropertyGroup_t));
 }
 static void e_version_4(void)

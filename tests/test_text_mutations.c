@@ -100,17 +100,6 @@ typedef struct undo {
 	void *where;
 } undo;
 
-static void set_present(const asn_TYPE_descriptor_t *td, void *ptr, int v)
-{
-	const asn_CHOICE_specifics_t *s = td->specifics;
-	char *p = (char *)ptr + s->pres_offset;
-	switch (s->pres_size) {
-	case sizeof(int): memcpy(p, &v, sizeof(int)); break;
-	case sizeof(short): { short x = (short)v; memcpy(p, &x, sizeof x); break; }
-	default: { signed char x = (signed char)v; memcpy(p, &x, 1); break; }
-	}
-}
-
 static void apply(megaco_message *msg, const site *s, undo *u)
 {
 	switch (s->kind) {
@@ -140,7 +129,7 @@ static void apply(megaco_message *msg, const site *s, undo *u)
 		assert_true(u->size <= sizeof u->bytes);
 		memcpy(u->bytes, s->node, u->size);
 		memset(s->node, 0, u->size);
-		set_present(s->td, s->node, s->member);
+		choice_set_present(s->td, s->node, s->member);
 		break;
 	}
 	}

@@ -89,17 +89,6 @@ static int collect(const walk_node *node, void *ctx)
 	return WALK_CONTINUE;
 }
 
-static void set_present(const asn_TYPE_descriptor_t *td, void *ptr, int v)
-{
-	const asn_CHOICE_specifics_t *s = td->specifics;
-	char *p = (char *)ptr + s->pres_offset;
-	switch (s->pres_size) {
-	case sizeof(int): memcpy(p, &v, sizeof(int)); break;
-	case sizeof(short): { short x = (short)v; memcpy(p, &x, sizeof x); break; }
-	default: { signed char x = (signed char)v; memcpy(p, &x, 1); break; }
-	}
-}
-
 /* Every encoder, the validator and the name conversion on one model. */
 static void all_paths(const char *what, megaco_message *m, size_t *refusals)
 {
@@ -128,7 +117,7 @@ static void sweep(const char *path, megaco_encoding from, size_t *tried, size_t 
 		for (int v = -1; v <= td->elements_count + 1; v++) {
 			/* The alternative as a hand-built model holds it: zeroed. */
 			memset(c->ptr[i], 0, s->struct_size);
-			set_present(td, c->ptr[i], v);
+			choice_set_present(td, c->ptr[i], v);
 			char what[700];
 			snprintf(what, sizeof what, "%s: %s present=%d", path, td->name, v);
 			all_paths(what, m, refusals);
