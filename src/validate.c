@@ -251,14 +251,19 @@ int megaco_message_validate(const megaco_message *msg, int version, const megaco
 	int rc = check_version(version, 0, err);
 	if (rc != MEGACO_OK)
 		return rc;
-	if ((rc = model_check(msg->model, err)) != MEGACO_OK)
+	/*
+	 * As the encoders do (encode_into): a model a decoder built is sound (it
+	 * may still hold a CHOICE of an unknown extension, present = 0, which
+	 * each encoder refuses in its own turn); any other is checked first.
+	 */
+	if (!msg->sound && (rc = model_check(msg->model, err)) != MEGACO_OK)
 		return rc;
 	/* The message as if it carried `version`: a shallow copy of the top. */
 	MegacoMessage_t top = *msg->model;
 	top.mess.version = version;
 	megaco_message as = *msg;
 	as.model = &top;
-	as.sound = 1; /* checked above */
+	as.sound = 1; /* checked above, or built by a decoder */
 	static const megaco_encoding all[] = { MEGACO_ENC_PRETTY, MEGACO_ENC_COMPACT,
 		                               MEGACO_ENC_BER, MEGACO_ENC_PER };
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
