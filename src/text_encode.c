@@ -767,13 +767,38 @@ static void mtp(enc *e, const OCTET_STRING_t *a)
 	ch(e, '}');
 }
 
+/*
+ * mId's deviceName (pathNAME) as the decoder reads it: an optional "*", a
+ * letter or digit, then letters, digits and _ / * $, and an optional
+ * "@" domain of letters, digits and - * . (grammar/megaco.l, MIDST).
+ */
+static void device_name(enc *e, const PathName_t *d)
+{
+	const uint8_t *p = d->buf;
+	size_t n = d->size > 0 ? (size_t)d->size : 0, i = 0;
+#define DN_ALNUM(c) (((c) | 0x20) >= 'a' && ((c) | 0x20) <= 'z') || ((c) >= '0' && (c) <= '9')
+	if (i < n && p[i] == '*')
+		i++;
+	int ok = i < n && (DN_ALNUM(p[i]));
+	for (i++; ok && i < n && p[i] != '@'; i++)
+		ok = DN_ALNUM(p[i]) || p[i] == '_' || p[i] == '/' || p[i] == '*' || p[i] == '$';
+	for (i++; ok && i < n; i++)
+		ok = DN_ALNUM(p[i]) || p[i] == '-' || p[i] == '*' || p[i] == '.';
+#undef DN_ALNUM
+	if (!ok) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "device name mId not of the form [*]name[@domain]");
+		return;
+	}
+	tw_put(&e->w, p, n);
+}
+
 static void mid(enc *e, const MId_t *m)
 {
 	switch (m->present) {
 	case MId_PR_ip4Address: ip4(e, &m->choice.ip4Address); break;
 	case MId_PR_ip6Address: ip6(e, &m->choice.ip6Address); break;
 	case MId_PR_domainName: domain(e, &m->choice.domainName); break;
-	case MId_PR_deviceName: name(e, &m->choice.deviceName, "device name"); break;
+	case MId_PR_deviceName: device_name(e, &m->choice.deviceName); break;
 	case MId_PR_mtpAddress: mtp(e, &m->choice.mtpAddress); break;
 	default: fail(e, MEGACO_ERR_CONSTRAINT, "mId has no alternative"); break;
 	}
@@ -1524,6 +1549,15 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 	int nc = 0;
 	for (int i = 0; i < 5; i++)
 		nc |= bit(s->notifyCompletion, i);
+	/* Text names the five reasons it knows and has no spelling for none of them. */
+	if (s->notifyCompletion) {
+		int past = 0;
+		for (int i = 5; i < 8 * s->notifyCompletion->size; i++)
+			past |= bit(s->notifyCompletion, i);
+		if (past || !nc)
+			no_form(e, &asn_DEF_Signal, s,
+			        "NotifyCompletion with no reason or one past Iteration");
+	}
 	if (s->keepActive && !*s->keepActive)
 		no_form(e, &asn_DEF_BOOLEAN, s->keepActive, "KeepActive FALSE");
 	if (!s->streamID && !s->sigType && !s->duration && !nc && !(s->keepActive && *s->keepActive) &&
