@@ -2,8 +2,8 @@
 # built as a sub-build with the host's C compiler (MEGACO_HOST_C_COMPILER),
 # in native and cross builds alike, so a cross build compiles exactly the
 # code a native one does and never runs a target program. Its megaco-gen
-# writes the const schema tables (src/schema.h) and the DER and PER
-# writers' per-type functions into BUILD/gen, and checks every offsetof()/sizeof()
+# writes the const schema tables (src/schema.h), the DER writer's and the
+# PER reader's and writer's per-type functions into BUILD/gen, and checks every offsetof()/sizeof()
 # they contain against asn1c's descriptors (tools/gen/schema_check.c).
 # Nothing generated is committed. Included after megaco_core is defined.
 include(ExternalProject)
@@ -11,7 +11,8 @@ set(MEGACO_HOST_C_COMPILER cc CACHE STRING
   "C compiler for the build machine, for the code generators run during the build")
 set(MEGACO_GEN_DIR ${CMAKE_CURRENT_BINARY_DIR}/gen)
 set(MEGACO_GEN_OUTPUTS ${MEGACO_GEN_DIR}/megaco_schema.c ${MEGACO_GEN_DIR}/megaco_schema.h
-  ${MEGACO_GEN_DIR}/megaco_der.inc ${MEGACO_GEN_DIR}/megaco_per_write.inc)
+  ${MEGACO_GEN_DIR}/megaco_der.inc ${MEGACO_GEN_DIR}/megaco_per_read.inc
+  ${MEGACO_GEN_DIR}/megaco_per_write.inc)
 ExternalProject_Add(megaco_host_gen
   SOURCE_DIR ${CMAKE_CURRENT_SOURCE_DIR}/tools/gen
   BINARY_DIR ${CMAKE_CURRENT_BINARY_DIR}/host-gen
@@ -59,9 +60,6 @@ function(megaco_codec_generator name inc codec define comment)
     OBJECT_DEPENDS ${dir}/${inc})
 endfunction()
 
-# UPER decoders: one function per node of the reader's graph (uper_reader.c).
-megaco_codec_generator(uper_read_gen uper_read_gen.inc src/uper_reader.c
-  MEGACO_UPER_READ_GEN "Generating the specialised UPER decoders" src/arena.c)
 # BER readers: one function per SEQUENCE/list/CHOICE for the definite-length
 # one-octet-tag forms; the table walk takes the rest (ber_reader.c).
 megaco_codec_generator(ber_read_gen ber_read_gen.inc src/ber_reader.c

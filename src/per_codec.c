@@ -1,44 +1,52 @@
 /*
- * PER codec: X.691 UNALIGNED, the only variant asn1c 0.9.28 generates.
- * Erlang megaco's "per" is ALIGNED, so sizes and bytes differ from it.
- * The options pick the engine: ours (uper_reader.c, per_writer.c) or
- * asn1c's own (uper_decode_complete(), uper_encode()).
+ * PER codec, X.691 UNALIGNED (the only variant asn1c 0.9.28 generates) and
+ * ALIGNED (Erlang megaco's "per"). The options pick the engine: ours
+ * (per_reader.c, per_writer.c) or asn1c's own (uper_decode_complete(),
+ * uper_encode()), which has no ALIGNED.
  */
 #include <string.h>
 
 #include "MegacoMessage.h"
 #include "internal.h"
 #include "megaco_schema.h"
+#include "per_reader.h"
 #include "per_writer.h"
-#include "uper_bits.h"
 
 #define ASN1C_STACK_LIMIT (256u << 10)
 
-int per_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
-                       megaco_message **out, megaco_error *err)
+/*
+ * Decodes PER in the variant aligned says (0 UNALIGNED, 1 ALIGNED). asn1c's
+ * engine reads UNALIGNED only.
+ */
+static int decode(const unsigned char *buf, size_t len, int aligned, const megaco_options *o,
+                  megaco_message **out, megaco_error *err)
 {
 	if (len == 0)
 		return set_error(err, MEGACO_ERR_TRUNCATED, 0, "empty input");
+	int asn1c = o->engine == MEGACO_ENGINE_ASN1C;
+	if (asn1c && aligned)
+		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0,
+		                 "asn1c's engine has no aligned PER decoder");
 	megaco_message *msg = message_create(MEGACO_NAMES_BINARY, o);
 	if (!msg)
 		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
 	int rc;
-	const uper_node *root = o->engine == MEGACO_ENGINE_ASN1C ? NULL : uper_root();
-	if (o->engine != MEGACO_ENGINE_ASN1C && !root) {
-		rc = set_error(err, MEGACO_ERR_INTERNAL, 0, "the PER reader does not hold the module");
-		goto fail;
-	}
-	if (root) {
-		/* Our reader: asn1c's results, bounded by max_depth instead of stack use. */
+	if (!asn1c) {
+		/* Our reader: asn1c's results (UNALIGNED), bounded by max_depth instead of stack use. */
 		unsigned depth = o->max_depth < MEGACO_DEPTH_CEILING ? o->max_depth : MEGACO_DEPTH_CEILING;
 		void *model = msg->model;
 		size_t consumed = 0;
-		int r = uper_read(root, &model, buf, len, &msg->arena, depth, &consumed);
-		if (r == UPER_STARVED) {
+		int r = per_read(&model, buf, len, aligned, &msg->arena, depth, &consumed);
+		if (r == PER_STARVED) {
 			rc = set_error(err, MEGACO_ERR_TRUNCATED, len, "input ends inside the message");
 			goto fail;
 		}
-		if (r != UPER_OK) {
+		if (r == PER_DEEP) {
+			rc = set_error(err, MEGACO_ERR_TOO_DEEP, 0,
+			               "values nest deeper than max_depth (%u)", depth);
+			goto fail;
+		}
+		if (r != PER_OK) {
 			if (msg->arena.failed)
 				rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
 			else
@@ -85,11 +93,16 @@ fail:
 	return rc;
 }
 
-/* The reader's node graph has an encoder slot the writer does not use. */
-uper_enc_f *uper_encoder_for(enum uper_kind kind)
+int per_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
+                       megaco_message **out, megaco_error *err)
 {
-	(void)kind;
-	return NULL;
+	return decode(buf, len, 0, o, out, err);
+}
+
+int aper_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
+                        megaco_message **out, megaco_error *err)
+{
+	return decode(buf, len, 1, o, out, err);
 }
 
 /* MEGACO_ENGINE_ASN1C: asn_check_constraints(), then uper_encode(). */

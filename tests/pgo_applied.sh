@@ -41,7 +41,7 @@ check() { # object-file-name [function]: the object (and function) is hot
 	fi
 }
 
-for m in arena text_build text_encode ber_reader der_writer uper_reader per_writer; do
+for m in arena text_build text_encode ber_reader der_writer per_reader per_writer; do
 	check "$m.c.o"
 done
 check megaco_parse.c.o text_yyparse

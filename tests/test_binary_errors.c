@@ -347,6 +347,11 @@ static const bad_input cases[] = {
 	/* asn1c does not check INTEGER(0..99) while decoding; the version gate does. */
 	{ "per v127 (outside 0..99)", PER, "msg81b03", NOB, MUT_VERSION, 127, 0, 0, MEGACO_ERR_VERSION,
 	  0 },
+	/* mId (an extensible CHOICE) holding extension alternative 0, which the
+	 * module does not have: refused, never a model with no alternative present. */
+	{ "per unknown CHOICE extension", PER, NULL, B("\x01\xc0\x00\x80\x00"), MUT_NONE, 0, 0, 0,
+	  MEGACO_ERR_MALFORMED, ANY_OFFSET },
+	{ "per max_depth 3", PER, "msg01a", NOB, MUT_NONE, 0, 0, 3, MEGACO_ERR_TOO_DEEP, ANY_OFFSET },
 	/* size limit */
 	{ "ber over max_message_size", BER, "msg81b03", NOB, MUT_NONE, 0, LEN_MINUS_1, 0,
 	  MEGACO_ERR_TOO_LARGE, ANY_OFFSET },

@@ -23,8 +23,8 @@
 #include "internal.h"
 #include "megaco_schema.h"
 #include "model_walk.h"
+#include "per_reader.h"
 #include "per_writer.h"
-#include "uper_bits.h"
 
 static corpus *the_corpus;
 
@@ -63,7 +63,7 @@ static grow_buf dump(void *model)
 }
 
 typedef struct verdict {
-	int code;        /* UPER_OK / UPER_STARVED / UPER_FAIL */
+	int code;        /* PER_OK / PER_STARVED / PER_FAIL */
 	size_t consumed; /* bytes, when ok */
 	grow_buf model;  /* dump, when ok */
 } verdict;
@@ -74,12 +74,12 @@ static verdict by_asn1c(const unsigned char *b, size_t n, void **keep)
 	asn_codec_ctx_t ctx = { 256u << 10 };
 	void *model = NULL;
 	asn_dec_rval_t r = uper_decode_complete(&ctx, &asn_DEF_MegacoMessage, &model, b, n);
-	v.code = r.code == RC_OK ? UPER_OK : r.code == RC_WMORE ? UPER_STARVED : UPER_FAIL;
-	if (v.code == UPER_OK) {
+	v.code = r.code == RC_OK ? PER_OK : r.code == RC_WMORE ? PER_STARVED : PER_FAIL;
+	if (v.code == PER_OK) {
 		v.consumed = r.consumed;
 		v.model = dump(model);
 	}
-	if (keep && v.code == UPER_OK)
+	if (keep && v.code == PER_OK)
 		*keep = model;
 	else
 		ASN_STRUCT_FREE(asn_DEF_MegacoMessage, model);
@@ -92,8 +92,8 @@ static verdict by_reader(const unsigned char *b, size_t n)
 	megaco_arena a;
 	arena_init(&a, NULL, 4096);
 	void *model = NULL;
-	v.code = uper_read(uper_root(), &model, b, n, &a, MEGACO_DEPTH_CEILING, &v.consumed);
-	if (v.code == UPER_OK)
+	v.code = per_read(&model, b, n, 0, &a, MEGACO_DEPTH_CEILING, &v.consumed);
+	if (v.code == PER_OK)
 		v.model = dump(model);
 	arena_reset_blocks(&a);
 	return v;
@@ -103,7 +103,7 @@ static int same(const verdict *x, const verdict *y)
 {
 	if (x->code != y->code)
 		return 0;
-	if (x->code != UPER_OK)
+	if (x->code != PER_OK)
 		return 1;
 	return x->consumed == y->consumed && x->model.len == y->model.len &&
 	       memcmp(x->model.p, y->model.p, x->model.len) == 0;
@@ -132,7 +132,7 @@ static void test_corpus_encode(void **state)
 		assert_non_null(b);
 		void *model = NULL;
 		verdict v = by_asn1c(b, n, &model);
-		assert_int_equal(v.code, UPER_OK);
+		assert_int_equal(v.code, PER_OK);
 		grow_buf ref = { 0 };
 		asn_enc_rval_t r = uper_encode(&asn_DEF_MegacoMessage, model, grow_write, &ref);
 		assert_true(r.encoded > 0);
@@ -255,7 +255,7 @@ static void test_encode_mutations(void **state)
 		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
 		void *model = NULL;
 		verdict v = by_asn1c(b, n, &model);
-		assert_int_equal(v.code, UPER_OK);
+		assert_int_equal(v.code, PER_OK);
 		l.count = 0;
 		model_walk(&asn_DEF_MegacoMessage, model, collect, &l);
 		for (size_t k = 0; k < l.count; k++) {
@@ -327,8 +327,8 @@ static void test_corpus_decode(void **state)
 		size_t n;
 		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
 		verdict x = by_asn1c(b, n, NULL), y = by_reader(b, n);
-		assert_int_equal(x.code, UPER_OK);
-		assert_int_equal(y.code, UPER_OK);
+		assert_int_equal(x.code, PER_OK);
+		assert_int_equal(y.code, PER_OK);
 		assert_int_equal(x.consumed, y.consumed);
 		assert_bytes_equal(e->name, y.model.p, y.model.len, x.model.p, x.model.len);
 		free(x.model.p);
@@ -395,7 +395,7 @@ static void test_large_input(void **state)
 }
 
 /* The depth bound: every corpus message needs some depth d <= 64 (the
- * default max_depth), and d - 1 is a clean failure. */
+ * default max_depth), and d - 1 is a clean "too deep". */
 static void test_depth_bound(void **state)
 {
 	(void)state;
@@ -412,12 +412,12 @@ static void test_depth_bound(void **state)
 			megaco_arena a;
 			arena_init(&a, NULL, 4096);
 			void *model = NULL;
-			rc = uper_read(uper_root(), &model, b, n, &a, ++d, &used);
+			rc = per_read(&model, b, n, 0, &a, ++d, &used);
 			arena_reset_blocks(&a);
-			if (rc != UPER_OK)
-				assert_int_equal(rc, UPER_FAIL);
-		} while (rc != UPER_OK && d < 64);
-		assert_int_equal(rc, UPER_OK);
+			if (rc != PER_OK)
+				assert_int_equal(rc, PER_DEEP);
+		} while (rc != PER_OK && d < 64);
+		assert_int_equal(rc, PER_OK);
 		if (d > deepest)
 			deepest = d;
 		free(b);
@@ -443,8 +443,8 @@ static void test_list_grows_after_decode(void **state)
 		megaco_arena a;
 		arena_init(&a, NULL, 4096);
 		MegacoMessage_t *m = NULL;
-		int rc = uper_read(uper_root(), (void **)&m, b, n, &a, MEGACO_DEPTH_CEILING, &used);
-		assert_int_equal(rc, UPER_OK);
+		int rc = per_read((void **)&m, b, n, 0, &a, MEGACO_DEPTH_CEILING, &used);
+		assert_int_equal(rc, PER_OK);
 		if (m->mess.messageBody.present == Message__messageBody_PR_transactions) {
 			asn_anonymous_set_ *list =
 				_A_SET_FROM_VOID(&m->mess.messageBody.choice.transactions);

@@ -13,6 +13,7 @@ void emit_includes(const gen_schema *s, FILE *f);
 int emit_schema_h(const gen_schema *s, FILE *f);
 int emit_schema_c(const gen_schema *s, FILE *f);
 int emit_der_writers(const gen_schema *s, FILE *f);
+int emit_per_readers(const gen_schema *s, FILE *f);
 int emit_per_writers(const gen_schema *s, FILE *f);
 
 #endif

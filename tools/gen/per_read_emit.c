@@ -1,0 +1,390 @@
+/*
+ * Writes the PER reader's per-type functions (megaco_per_read.inc,
+ * #included by src/per_reader.c once per variant, UNALIGNED and ALIGNED)
+ * from the schema model: one function per constructed type under the
+ * constraint it is used with, with member offsets, struct sizes and
+ * constraint bounds as constants, calling per_reader.c's building blocks
+ * for the leaves, lengths and open types. The decoding rules are
+ * per_reader.c's; this only unrolls the walk over the schema. Names go
+ * through PFX() and the variant is AL, both defined by the includer.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "schema_emit.h"
+
+static FILE *out;
+static const gen_schema *S;
+static int failed;
+
+/* A constructed value's decoder: one per (type, effective constraint). */
+#define MAX_FUNCS 1024
+static struct {
+	int type, per;
+} funcs[MAX_FUNCS];
+static int nfuncs;
+
+static int constructed(int kind)
+{
+	return kind == SK_SEQUENCE || kind == SK_CHOICE || kind == SK_SEQUENCE_OF || kind == SK_SET_OF;
+}
+
+static void fail(const char *what, const char *name)
+{
+	fprintf(stderr, "per_read_emit: %s: %s\n", name ? name : "?", what);
+	failed = 1;
+}
+
+static const char *ll(long long v)
+{
+	static char buf[4][40];
+	static int k;
+	char *b = buf[k++ & 3];
+	if (v == LLONG_MIN)
+		snprintf(b, sizeof buf[0], "(-%lldLL - 1)", LLONG_MAX);
+	else
+		snprintf(b, sizeof buf[0], "%lldLL", v);
+	return b;
+}
+
+/* The function of a constructed (type, per); SEQUENCEs ignore constraints. */
+static int func_of(int type, int per)
+{
+	if (S->types[type].t.kind == SK_SEQUENCE)
+		per = 0;
+	for (int i = 0; i < nfuncs; i++)
+		if (funcs[i].type == type && funcs[i].per == per)
+			return i;
+	if (nfuncs == MAX_FUNCS) {
+		fail("too many constructed values", S->types[type].t.name);
+		return 0;
+	}
+	funcs[nfuncs].type = type;
+	funcs[nfuncs].per = per;
+	return nfuncs++;
+}
+
+/* Every (type, per) a message can reach, from the root. */
+static void collect(int type, int per)
+{
+	int before = nfuncs;
+	int f = func_of(type, per);
+	if (f < before)
+		return;
+	const schema_type *t = &S->types[type].t;
+	for (int i = 0; i < t->count; i++) {
+		const schema_member *m = &S->members[t->first + i].m;
+		if (constructed(S->types[m->type].t.kind))
+			collect(m->type, m->per);
+	}
+}
+
+/*
+ * A string's numbers as asn1c's OCTET_STRING_decode_uper works them out:
+ * its defaults without a PER constraint, units of the alphabet's bits.
+ */
+typedef struct strnums {
+	int ext, nbits;
+	long long lb, ub;
+	unsigned unit_bits;
+	long long clb, cub;
+} strnums;
+
+static strnums string_numbers(int kind, const schema_per *pc, int per, const char *name)
+{
+	strnums s;
+	int bits = kind == SK_BITS;
+	if (!per) {
+		s = (strnums){ 0, -1, 0, 0, bits ? 1 : 8, 0, 255 };
+		return s;
+	}
+	s.ext = (pc->size.flags & SR_EXTENSIBLE) != 0;
+	s.nbits = pc->size.effective_bits;
+	s.lb = pc->size.lower;
+	s.ub = pc->size.upper;
+	s.unit_bits = bits ? 1 : 8;
+	if (!bits && (pc->value.flags & SR_CONSTRAINED)) {
+		if (pc->value.range_bits < 1 || pc->value.range_bits > 8)
+			fail("alphabet wider than 8 bits", name);
+		s.unit_bits = (unsigned)pc->value.range_bits;
+	}
+	/* The alphabet's bounds; whether characters are offset by its lower
+	 * bound depends on the variant's unit size (per_reader.c). */
+	s.clb = pc->value.lower;
+	s.cub = pc->value.upper;
+	if (!(pc->value.flags & SR_CONSTRAINED)) {
+		s.clb = 0;
+		s.cub = 255;
+	}
+	return s;
+}
+
+/*
+ * "rc = <decode the value of member k at slot>;", slot a void ** expression,
+ * at depth `depth` (the count of constructed values around it).
+ */
+static void emit_decode(int k, const char *slot, const char *depth, const char *ind)
+{
+	const schema_member *m = &S->members[k].m;
+	const gen_type *g = &S->types[m->type];
+	const schema_type *t = &g->t;
+	const schema_per *pc = &S->pers[m->per];
+	char size[2 * GEN_NAME + 16];
+	gen_size_expr(g, size, sizeof size);
+	if (constructed(t->kind)) {
+		fprintf(out, "%src = PFX(d_%d)(r, %s, in, %s);\n", ind, func_of(m->type, m->per), slot, depth);
+		return;
+	}
+	switch (t->kind) {
+	case SK_INT:
+		if (!m->per || pc->value.flags != SR_CONSTRAINED || pc->value.range_bits < 0 ||
+		    pc->value.range_bits > 63)
+			fail("INTEGER without a constrained range", m->name);
+		fprintf(out, "%src = int_c(r, %s, in, AL, %d, %s, %s);\n", ind, slot,
+		        pc->value.range_bits, ll(pc->value.lower), ll(pc->value.upper));
+		return;
+	case SK_ENUM:
+		if (!m->per)
+			fail("ENUMERATED without a PER constraint", m->name);
+		fprintf(out, "%src = enum_c(r, %s, in, AL, %d, %d, %s, %d, %u, %u, &schema_enums[%u]);\n",
+		        ind, slot, (pc->value.flags & SR_EXTENSIBLE) != 0, pc->value.range_bits,
+		        ll(pc->value.upper - pc->value.lower),
+		        (t->flags & SF_EXTENSIBLE) != 0, t->enum_root, t->enum_count, t->enum_first);
+		return;
+	case SK_BOOL:
+		fprintf(out, "%src = bool_c(r, %s, in);\n", ind, slot);
+		return;
+	case SK_NULL:
+		fprintf(out, "%src = null_c(r, %s);\n", ind, slot);
+		return;
+	default: { /* strings, OID as asn1c reads it (an OCTET STRING) */
+		strnums s = string_numbers(t->kind, pc, m->per, m->name);
+		fprintf(out, "%src = octets_c(r, %s, in, AL, %d, %d, %d, %s, %s, %uu, %s, %s, %s);\n", ind,
+		        slot, t->kind == SK_BITS, s.ext, s.nbits, ll(s.lb), ll(s.ub), s.unit_bits,
+		        ll(s.clb), ll(s.cub), size);
+		return;
+	}
+	}
+}
+
+/* The member's slot: its pointer in the parent, or tmp pointing at it. */
+static void slot_of(int k, char *slot, size_t cap, const char *ind)
+{
+	char off[2 * GEN_NAME + 64];
+	gen_offset_expr(S, &S->members[k], off, sizeof off);
+	if (S->members[k].m.flags & SM_POINTER) {
+		snprintf(slot, cap, "(void **)(st + %s)", off);
+	} else {
+		fprintf(out, "%stmp = st + %s;\n", ind, off);
+		snprintf(slot, cap, "&tmp");
+	}
+}
+
+static void emit_member(int k, const char *ind)
+{
+	char slot[2 * GEN_NAME + 96];
+	slot_of(k, slot, sizeof slot, ind);
+	emit_decode(k, slot, "depth + 1", ind);
+}
+
+/* A value decoder for member k, for a function pointer (open types, list items). */
+static void emit_value_func(int k)
+{
+	fprintf(out, "\n/* %s */\nstatic inline int PFX(v_%d)(reader *r, void **sptr, per_in *in, "
+	             "unsigned depth)\n{\n\tint rc;\n\t(void)in;\n\t(void)depth;\n",
+	        S->members[k].m.name ? S->members[k].m.name : "item", k);
+	emit_decode(k, "sptr", "depth", "\t");
+	fputs("\treturn rc;\n}\n", out);
+}
+
+static void emit_head(const gen_type *g)
+{
+	char size[2 * GEN_NAME + 16];
+	gen_size_expr(g, size, sizeof size);
+	fprintf(out, "\tif (depth >= r->max_depth)\n\t\treturn PER_DEEP;\n"
+	             "\tchar *st = *sptr;\n\tif (!st && !(st = *sptr = alloc_zero(r, %s)))\n"
+	             "\t\treturn PER_FAIL;\n", size);
+}
+
+static void emit_sequence(const gen_type *g)
+{
+	const schema_type *t = &g->t;
+	int ext = (t->flags & SF_EXTENSIBLE) != 0;
+	unsigned head = (unsigned)(ext + t->opt_count);
+	if (head > 32)
+		fail("more than 31 OPTIONAL members", t->name);
+	fputs("\tint rc;\n\tvoid *tmp;\n\t(void)rc;\n\t(void)tmp;\n", out);
+	emit_head(g);
+	if (head) {
+		/* The extension bit and the presence bitmap in one read. */
+		fprintf(out, "\tif (%u > in_left(in))\n\t\treturn PER_STARVED;\n", head);
+		fprintf(out, "\tuint32_t head = rd_peek(in, %u);\n\tin->pos += %u;\n", head, head);
+	}
+	int k = 0;
+	for (int i = 0; i < t->count; i++) {
+		const schema_member *m = &S->members[t->first + i].m;
+		if (m->flags & SM_EXTENSION)
+			continue;
+		if (m->flags & SM_DEFAULT)
+			fail("DEFAULT values are not in the schema", m->name);
+		if (m->flags & SM_OPTIONAL) {
+			fprintf(out, "\tif (head & 0x%xu) { /* %s */\n", 1u << (t->opt_count - 1 - k++), m->name);
+			emit_member(t->first + i, "\t\t");
+			fputs("\t\tif (rc != PER_OK)\n\t\t\treturn rc;\n\t}\n", out);
+		} else {
+			fprintf(out, "\t/* %s */\n", m->name);
+			emit_member(t->first + i, "\t");
+			fputs("\tif (rc != PER_OK)\n\t\treturn rc;\n", out);
+		}
+	}
+	if (k != t->opt_count)
+		fail("OPTIONAL count differs from the members", t->name);
+	if (!ext) {
+		fputs("\treturn PER_OK;\n", out);
+		return;
+	}
+	/* The extension additions, each an open type behind a presence bit. */
+	fprintf(out, "\tif (!(head >> %u))\n\t\treturn PER_OK;\n\tper_in epmd;\n\tint64_t present;\n"
+	             "\t(void)present;\n\tif ((rc = ext_bitmap(in, AL, &epmd)) != PER_OK)\n\t\treturn rc;\n",
+	        t->opt_count);
+	for (int i = 0; i < t->count; i++) {
+		int mk = t->first + i;
+		const schema_member *m = &S->members[mk].m;
+		if (!(m->flags & SM_EXTENSION))
+			continue;
+		if (!(m->flags & SM_POINTER) || !(m->flags & SM_OPTIONAL))
+			fail("an extension addition that is not an OPTIONAL pointer", m->name);
+		char off[2 * GEN_NAME + 64];
+		gen_offset_expr(S, &S->members[mk], off, sizeof off);
+		fprintf(out, "\tif ((present = rd_get(&epmd, 1)) < 0)\n\t\treturn PER_OK;\n"
+		             "\tif (present && (rc = open_type(r, in, AL, PFX(v_%d), (void **)(st + %s), "
+		             "depth + 1)) != PER_OK)\n\t\treturn rc; /* %s */\n", mk, off, m->name);
+	}
+	fputs("\treturn skip_unknown_extension(r, &epmd, in, AL);\n", out);
+}
+
+static void emit_choice(const gen_type *g, int per)
+{
+	const schema_type *t = &g->t;
+	const schema_per *pc = &S->pers[per];
+	char po[2 * GEN_NAME + 64], ps[2 * GEN_NAME + 64];
+	gen_pres_offset_expr(g, po, sizeof po);
+	gen_pres_size_expr(g, ps, sizeof ps);
+	int type_ext = (t->flags & SF_EXTENSIBLE) != 0;
+	/* asn1c: no constraint means no root index (every alternative an extension). */
+	int nbits = per ? pc->value.range_bits : -1;
+	int ext = per && (pc->value.flags & SR_EXTENSIBLE);
+	fputs("\tint rc;\n\tvoid *tmp;\n\t(void)rc;\n\t(void)tmp;\n\tint64_t v;\n", out);
+	emit_head(g);
+	if (nbits >= 0) {
+		if (ext)
+			fputs("\tif ((v = rd_get(in, 1)) < 0)\n\t\treturn PER_STARVED;\n\tif (v)\n\t\tgoto extension;\n",
+			      out);
+		fprintf(out, "\tif ((v = cwn_get(in, AL, %d, %s)) < 0)\n\t\treturn PER_STARVED;\n", nbits,
+		        ll(pc->value.upper - pc->value.lower));
+		fprintf(out, "\tif (v > %s)\n\t\treturn PER_FAIL;\n", ll(pc->value.upper));
+		fprintf(out, "\tset_present(st + %s, %s, v);\n\tswitch (v) {\n", po, ps);
+		for (int i = 0; i < t->count && i <= pc->value.upper; i++) {
+			fprintf(out, "\tcase %d: /* %s */\n", i, S->members[t->first + i].m.name);
+			emit_member(t->first + i, "\t\t");
+			fputs("\t\treturn rc;\n", out);
+		}
+		fputs("\tdefault:\n\t\treturn PER_FAIL;\n\t}\n", out);
+		if (!ext)
+			return;
+		fputs("extension:\n", out);
+	}
+	if (!type_ext) {
+		fputs("\treturn PER_FAIL;\n", out);
+		return;
+	}
+	/* An alternative after "...": known ones as open types; an unknown one
+	 * is refused (the model could not hold it). */
+	fprintf(out, "\tif ((v = nsnnwn_get(in, AL)) < 0)\n\t\treturn PER_STARVED;\n"
+	             "\tv += %u;\n\tif (v >= %u)\n\t\treturn PER_FAIL;\n"
+	             "\tset_present(st + %s, %s, v);\n\tswitch (v) {\n",
+	        t->root_count, t->count, po, ps);
+	for (int i = t->root_count; i < t->count; i++) {
+		int mk = t->first + i;
+		char slot[2 * GEN_NAME + 96];
+		fprintf(out, "\tcase %d: /* %s */\n", i, S->members[mk].m.name);
+		slot_of(mk, slot, sizeof slot, "\t\t");
+		fprintf(out, "\t\treturn open_type(r, in, AL, PFX(v_%d), %s, depth + 1);\n", mk, slot);
+	}
+	fputs("\tdefault:\n\t\treturn PER_FAIL;\n\t}\n", out);
+}
+
+/* SEQUENCE OF: the head inline in the parent (an empty list ends there), the items apart. */
+static void emit_list(int f, const gen_type *g, int per)
+{
+	const schema_type *t = &g->t;
+	const schema_per *pc = &S->pers[per];
+	char size[2 * GEN_NAME + 16];
+	gen_size_expr(g, size, sizeof size);
+	int nbits = per ? pc->size.effective_bits : -1;
+	long long lb = per ? pc->size.lower : 0, ub = per ? pc->size.upper : 0;
+	int ext = per && (pc->size.flags & SR_EXTENSIBLE);
+	fprintf(out, "\tif (depth >= r->max_depth)\n\t\treturn PER_DEEP;\n"
+	             "\tasn_anonymous_set_ *list;\n\tlong nelems;\n\tint repeat, nbits = %d;\n"
+	             "\tint rc = list_head(r, sptr, in, AL, %d, &nbits, %s, %s, %s, &list, &nelems, &repeat);\n"
+	             "\tif (rc != PER_OK || (nelems == 0 && !repeat))\n\t\treturn rc;\n"
+	             "\treturn PFX(l_%d)(r, list, in, depth, nbits, nelems, repeat);\n",
+	        nbits, ext, ll(lb), ll(ub), size, f);
+	(void)t;
+}
+
+static void emit_func(int f)
+{
+	int type = funcs[f].type, per = funcs[f].per;
+	const gen_type *g = &S->types[type];
+	const schema_type *t = &g->t;
+	if (t->kind == SK_SET_OF)
+		fail("SET OF is not in the module", t->name);
+	if (t->kind == SK_SEQUENCE_OF) {
+		fprintf(out, "\nstatic int PFX(l_%d)(reader *r, asn_anonymous_set_ *list, per_in *in, "
+		             "unsigned depth, int nbits, long nelems, int repeat)\n{\n"
+		             "\treturn list_items(r, list, in, AL, PFX(v_%d), depth + 1, nbits, nelems, repeat);\n}\n",
+		        f, t->first);
+	}
+	fprintf(out, "\n/* %s */\nstatic %sint PFX(d_%d)(reader *r, void **sptr, per_in *in, unsigned depth)\n{\n",
+	        t->name ? t->name : "?", t->kind == SK_SEQUENCE_OF ? "inline " : "", f);
+	if (t->kind == SK_SEQUENCE)
+		emit_sequence(g);
+	else if (t->kind == SK_CHOICE)
+		emit_choice(g, per);
+	else
+		emit_list(f, g, per);
+	fputs("}\n", out);
+}
+
+int emit_per_readers(const gen_schema *s, FILE *f)
+{
+	out = f;
+	S = s;
+	failed = 0;
+	nfuncs = 0;
+	collect(s->root, s->types[s->root].t.per);
+	fputs("/* Generated by tools/gen (per_read_emit.c) from the schema; do not edit.\n"
+	      " * Included by src/per_reader.c with PFX() and AL defined. */\n", out);
+	emit_includes(s, out);
+	fputs("\n", out);
+	for (int i = 0; i < nfuncs; i++)
+		fprintf(out, "static %sint PFX(d_%d)(reader *r, void **sptr, per_in *in, unsigned depth);\n",
+		        s->types[funcs[i].type].t.kind == SK_SEQUENCE_OF ? "inline " : "", i);
+	/* Value decoders for list items and extension additions. */
+	for (int i = 0; i < s->nmembers; i++) {
+		const gen_member *m = &s->members[i];
+		int pk = s->types[m->parent].t.kind;
+		int reached = 0;
+		for (int j = 0; j < nfuncs && !reached; j++)
+			reached = funcs[j].type == m->parent;
+		if (reached && (pk == SK_SEQUENCE_OF || (m->m.flags & SM_EXTENSION)))
+			emit_value_func(i);
+	}
+	for (int i = 0; i < nfuncs; i++)
+		emit_func(i);
+	fprintf(out, "\n/* The message. */\nstatic int PFX(read_root)(reader *r, void **sptr, per_in *in)\n"
+	             "{\n\treturn PFX(d_%d)(r, sptr, in, 0);\n}\n", func_of(s->root, s->types[s->root].t.per));
+	return failed || ferror(f) ? -1 : 0;
+}
