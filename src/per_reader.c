@@ -147,6 +147,34 @@ static ALWAYS_INLINE int64_t cwn_get(per_in *in, int al, int nbits, unsigned lon
 }
 
 /*
+ * A CHOICE's index among its root alternatives, after the extension bit
+ * when ext: -1 when starved, -2 for an alternative after "...". The bit
+ * and a bit-field index are read at once.
+ */
+static ALWAYS_INLINE int64_t choice_index(per_in *in, int al, int ext, int nbits,
+                                          unsigned long long r1)
+{
+	if (!ext)
+		return cwn_get(in, al, nbits, r1);
+	if ((!al || r1 < 255) && nbits < 32) {
+		unsigned n = (unsigned)nbits + 1;
+		if (n > in_left(in))
+			return rd_get(in, 1) > 0 ? -2 : -1; /* only the extension bit can be there */
+		uint32_t w = rd_peek(in, n);
+		if (w >> nbits) {
+			in->pos += 1;
+			return -2;
+		}
+		in->pos += n;
+		return w;
+	}
+	int64_t b = rd_get(in, 1);
+	if (b < 0)
+		return -1;
+	return b ? -2 : cwn_get(in, al, nbits, r1);
+}
+
+/*
  * An unconstrained length determinant (X.691 10.9.3.5-8; octet-aligned in
  * ALIGNED), or a constrained one of ebits bits: -1 when starved or
  * malformed (asn1c uper_get_length does not tell them apart). *repeat: a
@@ -438,16 +466,18 @@ static ALWAYS_INLINE void **carve_array(reader *r, size_t n)
 }
 
 /*
- * Room for more elements, remaining still to come in this run. The array
- * is sized for all of them at once as long as the input could hold them
- * (each takes a bit or more, or the list is short), else doubled as
- * asn_set_add() does: a count alone never buys much memory.
+ * Room for more elements, remaining still to come in this run (a count or
+ * a 16K fragment of one). The first array holds all of them as long as the
+ * input could (each takes a bit or more, or the list is short): a count
+ * alone never buys much memory. A full array at least doubles, so a list
+ * in many fragments leaves less behind than its final array.
  */
 static NOINLINE int list_grow(reader *r, asn_anonymous_set_ *list, long remaining, size_t left)
 {
 	size_t size = list->size ? (size_t)list->size << 1 : 4;
-	if ((size_t)remaining <= left + 64)
-		size = (size_t)list->count + (size_t)remaining;
+	size_t all = (size_t)list->count + (size_t)remaining;
+	if ((size_t)remaining <= left + 64 && (size < all || !list->size))
+		size = all;
 	if (size > INT32_MAX)
 		return PER_FAIL;
 	void **a;

@@ -278,11 +278,10 @@ static void emit_choice(const gen_type *g, int per)
 	fputs("\tint rc;\n\tvoid *tmp;\n\t(void)rc;\n\t(void)tmp;\n\tint64_t v;\n", out);
 	emit_head(g);
 	if (nbits >= 0) {
-		if (ext)
-			fputs("\tif ((v = rd_get(in, 1)) < 0)\n\t\treturn PER_STARVED;\n\tif (v)\n\t\tgoto extension;\n",
-			      out);
-		fprintf(out, "\tif ((v = cwn_get(in, AL, %d, %s)) < 0)\n\t\treturn PER_STARVED;\n", nbits,
-		        ll(pc->value.upper - pc->value.lower));
+		fprintf(out, "\tif ((v = choice_index(in, AL, %d, %d, %s)) < 0)%s\n", ext, nbits,
+		        ll(pc->value.upper - pc->value.lower), ext ? " {" : "");
+		fputs(ext ? "\t\tif (v == -1)\n\t\t\treturn PER_STARVED;\n\t\tgoto extension;\n\t}\n"
+		          : "\t\treturn PER_STARVED;\n", out);
 		fprintf(out, "\tif (v > %s)\n\t\treturn PER_FAIL;\n", ll(pc->value.upper));
 		fprintf(out, "\tset_present(st + %s, %s, v);\n\tswitch (v) {\n", po, ps);
 		for (int i = 0; i < t->count && i <= pc->value.upper; i++) {
