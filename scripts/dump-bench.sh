@@ -8,7 +8,7 @@
 #      size, time to write, and time to find the last record carrying a
 #      transaction ID by decoding every record and by a scan (--scan).
 #   scripts/dump-bench.sh [BUILD_DIR [COUNT]]     (default build, 1000000)
-# DUMP_BENCH_PART=logs runs (b) only.
+# DUMP_BENCH_PART=logs runs (b) only, DUMP_BENCH_PART=tshark (a) only.
 # Needs a built tree (megaco-dump, dump-mkpcap) and tshark for (a).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,15 +34,20 @@ cpu() { echo "${1#* }"; }
 div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 human() { numfmt --to=iec --suffix=B "$1"; }
 
-echo "== megaco-dump benchmark: $count messages, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(uname -m)"
-echo "   commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), build $build ($(grep -m1 CMAKE_BUILD_TYPE: "$build/CMakeCache.txt" | cut -d= -f2))"
+echo "== megaco-dump benchmark: $count messages, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "   commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), build $build ($(grep -m1 CMAKE_BUILD_TYPE: "$build/CMakeCache.txt" | cut -d= -f2), MEGACO_PGO=$(grep -m1 '^MEGACO_PGO:' "$build/CMakeCache.txt" | cut -d= -f2))"
 cap=$work/bench.pcap
 "$mkpcap" --count "$count" -o "$cap" corpus/pretty/* corpus/compact/* corpus/ber/*
 echo "capture: $(human "$(stat -c %s "$cap")"), UDP, text on 2944 and BER on 2945, one message per datagram"
 
 # --- (a) against tshark -----------------------------------------------------
 if [[ ${DUMP_BENCH_PART:-all} != logs ]]; then
+# one decoding thread per CPU (the default), and for reference all in one thread
+t_one=$(timed "$dump" --threads 0 --stats "$cap")
+cp "$work/out" "$work/stats.one"
+echo "megaco-dump --stats --threads 0: $(wall "$t_one") s wall, $(cpu "$t_one") s CPU"
 t_dump=$(timed "$dump" --stats "$cap")
+cmp -s "$work/out" "$work/stats.one" || echo "--stats DIFFERS with --threads 0"
 n_dump=$(sed -n 's/^frames [0-9]*, messages \([0-9]*\), decoded \([0-9]*\), .*/\2/p' "$work/out")
 fails=$(sed -n 's/.*decode failures \([0-9]*\)$/\1/p' "$work/out" | head -1)
 echo "megaco-dump --stats: $(wall "$t_dump") s wall, $(cpu "$t_dump") s CPU, $n_dump messages decoded, $fails failures"
@@ -66,6 +71,7 @@ fi
 fi
 
 # --- (b) the log study ----------------------------------------------------------
+[[ ${DUMP_BENCH_PART:-all} != tshark ]] || exit 0
 t_base=$(timed "$dump" --count "$cap")
 echo
 echo "log study (seconds as wall / CPU): reading and decoding the capture alone takes $(wall "$t_base") / $(cpu "$t_base");"
