@@ -142,16 +142,16 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 static int encode_scoped(const megaco_message *msg, megaco_encoding enc, const megaco_options *o,
                          unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
 {
-	int rc;
-	if ((enc == MEGACO_ENC_PRETTY || enc == MEGACO_ENC_COMPACT) &&
-	    msg->form == MEGACO_NAMES_TEXT) {
-		/* Text from text names reaches no asn1c code: no scratch to set up. */
-		rc = encode_into(msg, enc, o, buf, cap, out_len, err);
-	} else {
-		megaco_arena scratch;
+	/* Text from text names reaches no asn1c code: no scratch to set up. */
+	int scoped = !((enc == MEGACO_ENC_PRETTY || enc == MEGACO_ENC_COMPACT) &&
+	               msg->form == MEGACO_NAMES_TEXT);
+	megaco_arena scratch, *prev = NULL;
+	if (scoped) {
 		arena_init(&scratch, o->allocator, 0);
-		megaco_arena *prev = arena_set_current(&scratch);
-		rc = encode_into(msg, enc, o, buf, cap, out_len, err);
+		prev = arena_set_current(&scratch);
+	}
+	int rc = encode_into(msg, enc, o, buf, cap, out_len, err);
+	if (scoped) {
 		arena_set_current(prev);
 		if (scratch.head)
 			arena_reset_blocks(&scratch);

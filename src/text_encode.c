@@ -2348,6 +2348,18 @@ static void audit_return_parameter(enc *e, const AuditReturnParameter_t *p, unsi
 }
 
 /*
+ * A reply's bare Events, Signals and EventBuffer are empty descriptors
+ * (auditReturnParameter), not audit tokens: auditReturnItem has only Mux,
+ * Modem, Media, DigitMap, Statistics, ObservedEvents and Packages.
+ */
+static int reply_tokens_only(const BIT_STRING_t *b)
+{
+	return !bit(b, AuditDescriptor__auditToken_eventsToken) &&
+	       !bit(b, AuditDescriptor__auditToken_signalsToken) &&
+	       !bit(b, AuditDescriptor__auditToken_eventBufferToken);
+}
+
+/*
  * terminationAudit: " { ... }", nothing for an empty one. Bare audit tokens
  * read back as one emptyDescriptors after the other items, so that is the
  * only emptyDescriptors text can write; an empty optional terminationAudit
@@ -2362,9 +2374,9 @@ static void termination_audit(enc *e, const TerminationAudit_t *a, int optional,
 		const AuditDescriptor_t *d = &p->choice.emptyDescriptors;
 		if (p->present == AuditReturnParameter_PR_emptyDescriptors &&
 		    (i != a->list.count - 1 || !d->auditToken || !audit_tokens_writable(d->auditToken) ||
-		     d->auditPropertyToken)) {
+		     d->auditPropertyToken || !reply_tokens_only(d->auditToken))) {
 			no_form(e, &asn_DEF_AuditReturnParameter, p,
-			        "emptyDescriptors other than audit tokens after the other items");
+			        "emptyDescriptors other than auditReturnItem tokens after the other items");
 			return;
 		}
 	}
