@@ -25,8 +25,7 @@ static int decode(const unsigned char *buf, size_t len, int aligned, const megac
 		return set_error(err, MEGACO_ERR_TRUNCATED, 0, "empty input");
 	int asn1c = o->engine == MEGACO_ENGINE_ASN1C;
 	if (asn1c && aligned)
-		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0,
-		                 "asn1c's engine has no aligned PER decoder");
+		return set_error(err, MEGACO_ERR_UNSUPPORTED, 0, "asn1c's engine has no aligned PER");
 	megaco_message *msg = message_create(MEGACO_NAMES_BINARY, o);
 	if (!msg)
 		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
