@@ -53,48 +53,26 @@ int ber_decode_message(const unsigned char *buf, size_t len, const megaco_option
 	if (o->engine == MEGACO_ENGINE_ASN1C)
 		return asn1c_decode(buf, len, o, out, err);
 	/*
-	 * One pass over the bytes into asn1c's structures (ber_reader.c), with
-	 * the same model and verdicts as asn1c's ber_decode() after ber_scan(),
-	 * for 40% of their instructions. The reader also checks the TLV
-	 * structure as ber_scan() does, but for rare forms it flags; ber_scan()
-	 * runs only then and when the reader fails, so that errors keep its
-	 * precise class and offset.
+	 * One pass over the bytes into asn1c's structures (ber_reader.c), which
+	 * checks the TLV structure on the way and classifies every error itself.
 	 */
 	megaco_message *msg = message_create(MEGACO_NAMES_BINARY, o);
-	void *model = msg ? msg->model : NULL;
-	size_t consumed = 0, at = 0;
-	int needs_scan = 1;
-	int r = msg ? ber_read(&asn_DEF_MegacoMessage, &model, buf, len, &msg->arena, o->max_depth,
-	                       &consumed, &at, &needs_scan)
-	            : BER_READ_NOMEM;
-	int rc;
-	if (r != BER_READ_OK || consumed != len || needs_scan || len > o->max_message_size) {
-		rc = ber_scan(buf, len, o->max_depth, o->max_message_size, err);
-		if (rc != MEGACO_OK)
-			goto fail;
+	if (!msg)
+		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+	void *model = msg->model;
+	unsigned flags = 0;
+	int rc = ber_read(SCHEMA_ROOT, &model, buf, len, &msg->arena, o->max_depth,
+	                  o->max_message_size, &flags, err);
+	if (rc == MEGACO_OK)
+		rc = check_version(msg->model->mess.version, 0, err);
+	if (rc != MEGACO_OK) {
+		megaco_message_free(msg);
+		return rc;
 	}
-	if (r == BER_READ_NOMEM) {
-		rc = set_error(err, MEGACO_ERR_NOMEM, at, "out of memory");
-		goto fail;
-	}
-	if (r != BER_READ_OK) {
-		rc = set_error(err, MEGACO_ERR_MALFORMED, at,
-		               "BER does not match the H.248.1 module near byte %zu", at);
-		goto fail;
-	}
-	if (consumed != len) {
-		rc = set_error(err, MEGACO_ERR_TRAILING_DATA, consumed,
-		               "%zu bytes after the end of the message", len - consumed);
-		goto fail;
-	}
-	rc = check_version(msg->model->mess.version, 0, err);
-	if (rc != MEGACO_OK)
-		goto fail;
+	/* What the model cannot hold, no encoder may write: see ber_reader.h. */
+	msg->unknown_extension = (flags & BER_READ_UNKNOWN_ALTERNATIVE) != 0;
 	*out = msg;
 	return MEGACO_OK;
-fail:
-	megaco_message_free(msg);
-	return rc;
 }
 
 /* MEGACO_ENGINE_ASN1C: asn_check_constraints(), then der_encode(). */

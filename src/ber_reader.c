@@ -1,50 +1,43 @@
 /*
- * BER decode stage (BER bytes -> model), driven by asn1c's type descriptors.
- * asn1c 0.9.28's ber_decode() is written to resume on partial input: every
- * node keeps a decoding context, every member goes through an indirect
- * decoder call, tag lookups bsearch(), lists and strings grow by realloc.
- * Here the whole message is in memory, so each value is read in one
- * recursive pass over tables compiled once from the descriptors, and its
- * nodes come from a bump region of the message arena. The rules below
- * mirror asn1c's *_decode_ber functions (named at each) so that the inputs
- * accepted and the structures built are the same. On the way it checks the
- * TLV structure as ber_scan() does, so that the caller needs that separate
- * pass only for the rare forms flagged in needs_scan and to classify errors.
- * Every read is bounded by its container; nothing relies on ber_scan().
- * The common forms (definite lengths in up to three octets, one-octet
- * tags, members in order) take fast paths that check only what they need;
- * anything else falls back, unchanged, to the general code of its kind.
- * For MegacoMessage, the same fast paths also exist as one generated
- * function per SEQUENCE, list and CHOICE, with the member layout as
- * constants (tools/gen/ber_read_gen.c, used only if these tables match
- * the ones it was made from); they hand everything else to this code.
+ * BER decode stage (BER bytes -> model): one walk over the const schema
+ * (schema.h) that builds asn1c's structures from the message arena. The
+ * walk is unrolled at build time: tools/gen/ber_emit.c writes
+ * megaco_ber.inc, one function per SEQUENCE, list and CHOICE with member
+ * tags, offsets and sizes as constants, which calls the helpers here for
+ * headers, leaves and every step off the in-order path. The decoding rules
+ * live here only, and mirror asn1c's *_decode_ber functions (named at
+ * each) so that the values accepted and the structures built are theirs;
+ * where asn1c and X.690 disagree, X.690 wins (see ber_reader.h).
  *
- * Every read_* takes the position p of a value and the end lim of what its
- * container leaves it, and returns the position after the value or NULL.
+ * The same walk checks the TLV structure (X.690 8.1) and classifies its
+ * errors: every identifier and length octet is read by header() or
+ * plain_len(), and any form they do not take by header_slow(), which knows
+ * the class and offset of each error. A value that does not fit the schema
+ * is a mismatch: the first one is recorded, and the walk goes on over the
+ * rest of the structure (pass_over()), so that a structural error anywhere
+ * wins over it, whatever comes first. The schema carries one tag per value
+ * (ber_emit.c refuses more; an untagged CHOICE has none), so each value is
+ * one TLV, or an EXPLICIT tag around its alternative's TLV.
+ *
+ * Every reader takes the value's position p, the end lim of what its
+ * container leaves it and its header h (already read: its identifier found
+ * the member) and returns the position after the value, or NULL: r->code
+ * says a structural error or NOMEM (everything stops), else the value did
+ * not fit the schema and the container passes over it (give_up()).
  */
 #include "ber_reader.h"
 #include "internal.h"
 
 #include <limits.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
 #include "BIT_STRING.h"
-#include "MegacoMessage.h"
 #include "BOOLEAN.h"
-#include "INTEGER.h"
-#include "NativeInteger.h"
 #include "OCTET_STRING.h"
 #include "asn_SET_OF.h"
-#include "asn_codecs_prim.h"
-#include "constr_CHOICE.h"
-#include "constr_SEQUENCE.h"
-#include "constr_SEQUENCE_OF.h"
-#include "constr_SET_OF.h"
+#include "megaco_schema.h"
+#include "schema.h"
 
 #define NOINLINE __attribute__((noinline))
 #define COLD __attribute__((noinline, cold))
@@ -52,49 +45,63 @@
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* asn1c checks its recursion against this much stack (bytes), as ber_codec.c gives it. */
-#define ASN1C_STACK_LIMIT (256u << 10)
+#define NO_TAG UINT32_MAX /* schema_member.tag of an untagged CHOICE */
 
 /* Nodes come from regions (then doubling, up to MAX_REGION); see ber_read(). */
-#ifndef REGION_PER_BYTE
 #define REGION_PER_BYTE 16u
-#endif
-#ifndef MIN_REGION
 #define MIN_REGION 256u
-#endif
-#ifndef FIRST_REGION
 #define FIRST_REGION 6144u
-#endif
 #define MAX_REGION ((size_t)64 << 10)
 /*
- * The table walk's nodes are zeroed this far ahead of need: a typical
- * message's model in one or two memset() calls, each short enough for its
- * vector loop (glibc switches to rep stosb at 2 KiB). The generated
- * readers' nodes, of constant sizes, zero themselves in line (new_node()).
+ * Nodes are zeroed this far ahead of need: a typical message's model in one
+ * or two memset() calls, each short enough for its vector loop.
  */
-#ifndef ZERO_AHEAD
 #define ZERO_AHEAD 1024u
-#endif
+
+typedef const unsigned char *pos;
 
 typedef struct reader {
 	megaco_arena *arena;
 	unsigned char *cur, *end; /* bump region for nodes and string contents */
 	unsigned char *zend;      /* [cur, zend) is zeroed (nothing is when zend <= cur) */
 	size_t next_region;
-	unsigned depth;     /* constructed TLVs open (as ber_scan() counts them) */
-	unsigned max_depth; /* ber_scan()'s limit, whose error the caller then reports */
-	int nomem;
-	int needs_scan;     /* met a form whose structure ber_scan() checks and this file does not */
-	const unsigned char *fail_at; /* first position a read_* gave up at */
-	const unsigned char *in_end;  /* the end of the message: what may be read ahead to */
+	pos buf, in_end;
+	int top_definite;  /* the message's own length is definite: every value is bounded */
+	unsigned depth;    /* constructed values open */
+	unsigned max_depth;
+	size_t max_size;
+	megaco_error *err;
+	int code;          /* a structural error or NOMEM, err filled in: the walk stops */
+	pos mismatch;      /* the first value that does not fit the schema */
+	unsigned mismatch_type;
+	unsigned flags;    /* BER_READ_* */
 } reader;
 
-typedef const unsigned char *pos;
+/* A value's identifier and length octets. */
+typedef struct hdr {
+	uint32_t tag; /* number << 2 | class, as schema_tags */
+	int cons;     /* constructed */
+	pos c;        /* the contents */
+	pos e;        /* their end; NULL for the indefinite form */
+} hdr;
 
-static COLD pos fail(reader *r, pos p)
+/* Records a structural error (or NOMEM) whose error the caller has set; NULL. */
+static COLD pos stopped(reader *r, int code)
 {
-	if (!r->fail_at)
-		r->fail_at = p;
+	r->code = code;
+	return NULL;
+}
+
+#define STOP(r, code_, at, ...) \
+	stopped((r), set_error((r)->err, (code_), (size_t)((at) - (r)->buf), __VA_ARGS__))
+
+/* Records a value at `at` of schema type `type` that does not fit; NULL. */
+static COLD pos mismatch(reader *r, pos at, unsigned type)
+{
+	if (!r->mismatch) {
+		r->mismatch = at;
+		r->mismatch_type = type;
+	}
 	return NULL;
 }
 
@@ -107,7 +114,7 @@ static NOINLINE int new_region(reader *r, size_t need)
 	/* arena_realloc(NULL) is the arena's allocation without zeroing. */
 	unsigned char *b = arena_realloc(r->arena, NULL, size);
 	if (!b) {
-		r->nomem = 1;
+		STOP(r, MEGACO_ERR_NOMEM, r->buf, "out of memory");
 		return -1;
 	}
 	r->cur = r->zend = b;
@@ -133,26 +140,23 @@ static NOINLINE void zero_ahead(reader *r, unsigned char *c)
 /*
  * A zeroed node (asn1c: CALLOC(1, struct_size)); 8-byte aligned is all
  * asn1c's types need. A region's start, end and cur stay 8-aligned (bytes()
- * rounds up), so that a node needs no aligning and one comparison. It is
- * zeroed in line (arena_zero(): a few stores when size is a constant, as in
- * the generated readers) or by zero_ahead()'s memset(), which then starts
- * past it (zend left behind).
+ * rounds up), so that a node needs no aligning and one comparison. Nodes of
+ * a size known here are zeroed in line, others by zero_ahead().
  */
-static ALWAYS_INLINE void *new_node(reader *r, size_t size, int in_line)
+static ALWAYS_INLINE void *node(reader *r, size_t size)
 {
 	size = (size + 7) & ~(size_t)7;
 	if (UNLIKELY((size_t)(r->end - r->cur) < size) && new_region(r, size) != 0)
 		return NULL;
 	unsigned char *c = r->cur;
 	r->cur += size;
-	if (in_line)
+	/* A size the generated walk gives as a constant: a few stores in line. */
+	if (__builtin_constant_p(size) && size <= 128)
 		arena_zero(c, size);
 	else if (UNLIKELY(r->cur > r->zend))
 		zero_ahead(r, c);
 	return c;
 }
-
-static inline void *node(reader *r, size_t size) { return new_node(r, size, 0); }
 
 /* Raw bytes for string contents (then cur rounded up to 8, see node()). */
 static inline unsigned char *bytes(reader *r, size_t size)
@@ -164,907 +168,445 @@ static inline unsigned char *bytes(reader *r, size_t size)
 	return b;
 }
 
-/* ---- identifier and length octets (ber_fetch_tag, ber_fetch_length) ---------------------- */
+/* ---- structure (X.690 8.1) -------------------------------------------------------------- */
 
-static NOINLINE pos get_tag_long(reader *r, pos p, pos lim, ber_tlv_tag_t *tag)
+/*
+ * Whether a value ending past lim overruns a definite length (BAD_LENGTH)
+ * rather than the input (TRUNCATED). lim is the input's end only for the
+ * message and values in indefinite-length ones, unless the message itself
+ * is definite. (A definite value that ends exactly at the input's end
+ * inside an indefinite message counts as unbounded: such a message lacks
+ * its end-of-contents octets and fails as truncated in any case.)
+ */
+static inline int bounded(const reader *r, pos lim)
 {
-	r->needs_scan = 1; /* ber_scan() limits the form (no leading 0x80, 4 octets at most) */
-	ber_tlv_tag_t val = 0, cls = (ber_tlv_tag_t)(p[0] >> 6);
-	for (pos q = p + 1; q < lim; q++) {
-		unsigned oct = *q;
-		val = (val << 7) | (oct & 0x7f);
-		if (!(oct & 0x80)) {
-			*tag = (val << 2) | cls;
-			return q + 1;
+	return lim != r->in_end || r->top_definite;
+}
+
+/* The two end-of-contents octets of an indefinite-length value at p? */
+static inline int is_eoc(pos p, pos lim)
+{
+	return lim - p >= 2 && p[0] == 0 && p[1] == 0;
+}
+
+/*
+ * header() for every form: long tags and lengths, and every error, with
+ * its class and offset. p >= lim only where an indefinite-length value
+ * lacks its end-of-contents octets (or the input is empty).
+ */
+static NOINLINE pos header_slow(reader *r, pos p, pos lim, hdr *h)
+{
+	int bnd = bounded(r, lim);
+	pos start = p;
+	if (p >= lim) {
+		if (bnd)
+			return STOP(r, MEGACO_ERR_BAD_LENGTH, p,
+			            "indefinite-length value runs past its container");
+		return STOP(r, MEGACO_ERR_TRUNCATED, p, "input ends inside an indefinite-length value");
+	}
+	unsigned first = *p++;
+	uint32_t num = first & 0x1f;
+	if (num == 0x1f) {
+		/* High tag number: base-128, at most 4 octets (28 bits). */
+		num = 0;
+		for (int n = 0;; n++) {
+			if (p >= lim) {
+				if (bnd)
+					goto past_container;
+				return STOP(r, MEGACO_ERR_TRUNCATED, p, "input ends inside a tag");
+			}
+			unsigned b = *p++;
+			if (n == 0 && b == 0x80)
+				return STOP(r, MEGACO_ERR_BAD_TAG, p - 1, "tag number with a leading zero octet");
+			num = num << 7 | (b & 0x7f);
+			if (!(b & 0x80))
+				break;
+			if (n == 3)
+				return STOP(r, MEGACO_ERR_BAD_TAG, start, "tag number too large");
 		}
-		if (val >> (8 * sizeof(val) - 9))
-			return NULL; /* more bits than asn1c keeps */
 	}
-	return NULL;
-}
-
-/* A tag in asn1c's form: number << 2 | class. */
-static inline pos get_tag(reader *r, pos p, pos lim, ber_tlv_tag_t *tag)
-{
-	if (UNLIKELY(p >= lim))
-		return NULL;
-	unsigned b = *p;
-	if (LIKELY((b & 0x1f) != 0x1f)) {
-		*tag = (ber_tlv_tag_t)((b & 0x1f) << 2 | b >> 6);
-		return p + 1;
+	if (p >= lim) {
+		if (bnd)
+			goto past_container;
+		return STOP(r, MEGACO_ERR_TRUNCATED, p, "input ends where a length was expected");
 	}
-	return get_tag_long(r, p, lim, tag);
-}
-
-static NOINLINE pos get_len_long(reader *r, pos p, pos lim, int constructed, ssize_t *len)
-{
-	unsigned oct = *p;
-	/* One or two length octets: what a long definite length nearly always has. */
-	if (oct == 0x81 && lim - p > 1) {
-		*len = p[1];
-		return p + 2;
+	unsigned b = *p++;
+	size_t len = 0;
+	int indefinite = 0;
+	if (b < 0x80) {
+		len = b;
+	} else if (b == 0x80) {
+		indefinite = 1;
+	} else if (b == 0xff) {
+		return STOP(r, MEGACO_ERR_BAD_LENGTH, p - 1, "reserved length octet 0xFF");
+	} else {
+		unsigned n = b & 0x7f;
+		if (n > 4)
+			return STOP(r, MEGACO_ERR_BAD_LENGTH, p - 1,
+			            "length in %u octets: more than any message can need", n);
+		for (; n; n--) {
+			if (p >= lim) {
+				if (bnd)
+					goto past_container;
+				return STOP(r, MEGACO_ERR_TRUNCATED, p, "input ends inside a length");
+			}
+			len = len << 8 | *p++;
+		}
 	}
-	if (oct == 0x82 && lim - p > 2) {
-		*len = (ssize_t)((unsigned)p[1] << 8 | p[2]);
-		return p + 3;
+	if (first == 0)
+		return STOP(r, MEGACO_ERR_BAD_TAG, start,
+		            "end-of-contents outside an indefinite-length value");
+	int cons = (first & 0x20) != 0;
+	if (indefinite && !cons)
+		return STOP(r, MEGACO_ERR_BAD_LENGTH, start, "indefinite length on a primitive value");
+	if (!indefinite) {
+		if (start == r->buf && len > r->max_size)
+			return STOP(r, MEGACO_ERR_BAD_LENGTH, start,
+			            "length %zu exceeds the maximum message size %zu", len, r->max_size);
+		if (len > (size_t)(lim - p)) {
+			if (bnd)
+				return STOP(r, MEGACO_ERR_BAD_LENGTH, start,
+				            "length %zu runs past the end of its container", len);
+			return STOP(r, MEGACO_ERR_TRUNCATED, r->in_end,
+			            "input ends %zu bytes before the value that starts at %zu",
+			            len - (size_t)(lim - p), (size_t)(start - r->buf));
+		}
 	}
-	if (oct > 0x84 || (!constructed && oct == 0x80))
-		r->needs_scan = 1; /* ber_scan() rejects both */
-	if (constructed && oct == 0x80) {
-		*len = -1;
-		return p + 1;
+	if (cons) {
+		if (r->depth >= r->max_depth)
+			return STOP(r, MEGACO_ERR_TOO_DEEP, start, "nesting deeper than %u levels",
+			            r->max_depth);
+		r->depth++;
 	}
-	if (oct == 0xff)
-		return NULL; /* reserved */
-	/* A primitive 0x80 is a long form with no octets: length 0, as asn1c reads it. */
-	size_t v = 0;
-	for (oct &= 0x7f, p++; oct; oct--, p++) {
-		if (p >= lim)
-			return NULL;
-		v = (v << 8) | *p;
-		if (v > (size_t)SSIZE_MAX || ((v >> (8 * sizeof(v) - 8)) && oct > 1))
-			return NULL;
-	}
-	if (v + 1024 > (size_t)SSIZE_MAX)
-		return NULL;
-	*len = (ssize_t)v;
+	h->tag = num << 2 | first >> 6;
+	h->cons = cons;
+	h->c = p;
+	h->e = indefinite ? NULL : p + len;
 	return p;
+past_container:
+	return STOP(r, MEGACO_ERR_BAD_LENGTH, start, "value runs past the end of its container");
 }
 
-/* A length; -1 for the indefinite form (constructed values only). */
-static inline pos get_len(reader *r, pos p, pos lim, int constructed, ssize_t *len)
+/*
+ * The rest of the plain header at p, whose one identifier octet (of tag,
+ * constructed when cons) the caller has matched: a definite length in at
+ * most two octets after the first that fits, and for a constructed value
+ * a level to open (opened). 0, having changed nothing, for any other form,
+ * which header() then reads.
+ */
+static ALWAYS_INLINE int plain_len(reader *r, pos p, pos lim, uint32_t tag, int cons, hdr *h)
 {
-	if (UNLIKELY(p >= lim))
-		return NULL;
-	if (LIKELY(*p < 0x80)) {
-		*len = *p;
-		return p + 1;
+	size_t room = (size_t)(lim - p), n;
+	pos c;
+	if (LIKELY(room >= 2 && p[1] < 0x80)) {
+		n = p[1];
+		c = p + 2;
+	} else if (room >= 3 && p[1] == 0x81) {
+		n = p[2];
+		c = p + 3;
+	} else if (room >= 4 && p[1] == 0x82) {
+		n = (size_t)p[2] << 8 | p[3];
+		c = p + 4;
+	} else {
+		return 0;
 	}
-	return get_len_long(r, p, lim, constructed, len);
+	if (UNLIKELY(n > (size_t)(lim - c)))
+		return 0;
+	if (cons) {
+		if (UNLIKELY(r->depth >= r->max_depth))
+			return 0;
+		r->depth++;
+	}
+	h->tag = tag;
+	h->cons = cons;
+	h->c = c;
+	h->e = c + n;
+	return 1;
 }
 
-/* ber_skip_length: past one whole TLV whose tag ends at p. */
-static pos skip_value(reader *r, pos tlv, pos p, pos lim)
+/*
+ * The header of the value at p (< lim or not): one identifier octet and a
+ * definite length in at most three octets that fits take this path;
+ * anything else, valid or not, header_slow(). A constructed value opens a
+ * level (r->depth), which whoever reads its contents closes.
+ */
+static ALWAYS_INLINE pos header(reader *r, pos p, pos lim, hdr *h)
 {
-	ssize_t len;
-	int constructed = (*tlv & 0x20) != 0;
-	r->needs_scan = 1; /* what is skipped is not looked at as closely as ber_scan() does */
-	if (!(p = get_len(r, p, lim, constructed, &len)))
-		return NULL;
-	if (len >= 0)
-		return len <= lim - p ? p + len : NULL;
-	if (++r->depth > r->max_depth)
-		return NULL;
+	if (LIKELY(lim - p >= 2)) {
+		unsigned b = p[0];
+		if (LIKELY((b & 0x1f) != 0x1f && b != 0 &&
+		           plain_len(r, p, lim, (b & 0x1f) << 2 | b >> 6, b & 0x20, h)))
+			return h->c;
+	}
+	return header_slow(r, p, lim, h);
+}
+
+/* Past the whole TLV at p, its structure checked; NULL (r->code) at an error. */
+static NOINLINE pos skip_tlv(reader *r, pos p, pos lim)
+{
+	/* The frames open below the TLV at p: each one's container end and form. */
+	struct {
+		pos lim;
+		int indefinite;
+	} f[MEGACO_DEPTH_CEILING];
+	unsigned n = 0;
 	for (;;) {
-		ber_tlv_tag_t tag;
-		pos at = p;
-		if (!(p = get_tag(r, p, lim, &tag)) || !(p = skip_value(r, at, p, lim)))
+		hdr h;
+		if (!header(r, p, lim, &h))
 			return NULL;
-		if (at[0] == 0 && at[1] == 0) { /* end-of-contents, after reading it as a TLV */
+		if (h.cons) {
+			f[n].lim = lim;
+			f[n].indefinite = !h.e;
+			n++;
+			if (h.e)
+				lim = h.e;
+			p = h.c;
+		} else {
+			p = h.e;
+		}
+		/* Close the frames that end here. */
+		while (n) {
+			if (f[n - 1].indefinite) {
+				if (!is_eoc(p, lim)) {
+					if (p >= lim)
+						return header_slow(r, p, lim, &h); /* the error */
+					break;
+				}
+				p += 2;
+			} else if (p != lim) {
+				break;
+			}
+			lim = f[--n].lim;
 			r->depth--;
+		}
+		if (!n)
+			return p;
+	}
+}
+
+/*
+ * The rest of a constructed value's contents from p, as structure only:
+ * up to lim, or to the end-of-contents octets when indefinite. Returns the
+ * value's end; NULL (r->code) at an error.
+ */
+static NOINLINE pos pass_over(reader *r, pos p, pos lim, int indefinite)
+{
+	for (;;) {
+		if (indefinite) {
+			if (is_eoc(p, lim))
+				return p + 2;
+		} else if (p >= lim) {
 			return p;
 		}
+		if (!(p = skip_tlv(r, p, lim)))
+			return NULL;
 	}
 }
 
-/* ---- compiled types --------------------------------------------------------------------- */
-
-/*
- * What the hot path needs of a descriptor, gathered once per process: the
- * kind, first tag, node size and the members at 32 bytes each, so that a
- * value costs a cache line or two of metadata rather than a walk through
- * asn1c's descriptor, specifics, tag and member tables (64 bytes a member).
- * The descriptors stay the reference for the rest (tag2el maps, extension
- * bounds, tag lists).
- */
-enum { K_OTHER, K_SEQUENCE, K_LIST, K_CHOICE, K_STRING, K_INT, K_BOOL, K_PRIM };
-
-typedef struct rtype rtype;
-
-typedef struct rmember {
-	const rtype *type;
-	ber_tlv_tag_t tag;     /* outermost tag; (ber_tlv_tag_t)-1 for an untagged CHOICE */
-	int offset;
-	int optional;          /* asn1c: this and the following optional members */
-	signed char tag_mode;
-	unsigned char pointer; /* ATF_POINTER */
-	unsigned char kind;    /* type->kind, here to pick the reader one load sooner */
-	unsigned char fast;    /* F_*: how read_member() reads it */
-	unsigned char special; /* untagged CHOICE or open type: find_member() decides */
-	unsigned char may_end; /* a SEQUENCE may end before this member (may_end()) */
-	unsigned char empty_ok; /* may be empty, read in line: see empty_ok() */
-	unsigned char idc;     /* tag as one identifier octet, constructed bit set; 0 if none */
-	unsigned char plain;   /* one tag in all, its type's own (checked) or an IMPLICIT one */
-} rmember;
-
-/*
- * What read_member() does with a member: the common primitives are read in
- * line (bailing out to read_value() on any but the plainest form), the
- * constructed kinds are called directly.
- */
-enum { F_GENERIC, F_STRING, F_INT, F_BOOL, F_SEQUENCE, F_LIST, F_CHOICE };
-
-struct rtype {
-	unsigned char kind;
-	unsigned char one_tag;     /* exactly one tag of its own: tag0 */
-	unsigned char bit;         /* BIT STRING */
-	unsigned char is_unsigned; /* NativeInteger kept unsigned */
-	unsigned char no_tags;     /* none of its own (an untagged CHOICE) */
-	ber_tlv_tag_t tag0;
-	int size;                  /* node size */
-	int count;                 /* members (the item for a list) */
-	const rmember *m;
-	asn_TYPE_descriptor_t *td;
-	/* CHOICE: where the alternative's number goes, and the tag map */
-	int pres_offset;
-	unsigned char pres_size;
-	unsigned char direct_map;  /* map[i] has tag number i, all distinct: index by it */
-	const asn_TYPE_tag2member_t *map;
-	int map_count;
-};
-
-/* Room for ten times the H.248 v3 module; a root past it is decoded by asn1c. */
-#define MAX_TYPES 2048
-#define MAX_MEMBERS 8192
-#define MAP_SIZE 4096 /* a power of 2, well above MAX_TYPES */
-
-static rtype types[MAX_TYPES];
-static rmember members[MAX_MEMBERS];
-static unsigned ntypes, nmembers;
-static rtype *type_map[MAP_SIZE]; /* by descriptor address, open addressing */
-static pthread_mutex_t compile_lock = PTHREAD_MUTEX_INITIALIZER;
-static const rtype *_Atomic last_root;
-
-static int runtime_free(asn_struct_free_f *f);
-static int may_end(const asn_TYPE_descriptor_t *td, int edx);
-
-static rtype **map_slot(const asn_TYPE_descriptor_t *td)
+/* The value whose header h is read, passed over (an unknown extension). */
+static pos skip_value(reader *r, const hdr *h, pos lim)
 {
-	size_t h = (size_t)(((uintptr_t)td >> 4) * 0x9E3779B97F4A7C15u >> 20);
-	for (;; h++) {
-		rtype **e = &type_map[h & (MAP_SIZE - 1)];
-		if (!*e || (*e)->td == td)
-			return e;
-	}
+	if (!h->cons)
+		return h->e;
+	pos e = pass_over(r, h->c, h->e ? h->e : lim, !h->e);
+	r->depth--;
+	return e;
 }
 
 /*
- * The member's F_* kind. A primitive is read in line only where read_tags()
- * would take its one-tag path and check the tag against the member's own.
+ * A constructed value whose contents from p on do not fit (the mismatch is
+ * recorded): passed over to its end at depth, its level closed.
  */
-static unsigned char fast_kind(const rmember *m)
+static NOINLINE pos give_up(reader *r, pos p, pos lim, int indefinite, unsigned depth)
 {
-	const rtype *t = m->type;
-	switch (t->kind) {
-	case K_SEQUENCE: return F_SEQUENCE;
-	case K_LIST: return F_LIST;
-	case K_CHOICE: return F_CHOICE;
-	default: break;
-	}
-	if (!t->one_tag || m->tag_mode == 1 || (m->tag_mode == 0 && m->tag != t->tag0))
-		return F_GENERIC;
-	if (t->kind == K_STRING && !t->bit)
-		return F_STRING;
-	if (t->kind == K_INT)
-		return F_INT;
-	if (t->kind == K_BOOL)
-		return F_BOOL;
-	return F_GENERIC;
-}
-
-/* Whether read_tags() takes m's tag in one step: rmember.plain. */
-static unsigned char plain_tag(const rmember *m)
-{
-	const rtype *t = m->type;
-	return t->one_tag && (m->tag_mode == -1 || (m->tag_mode == 0 && m->tag == t->tag0));
-}
-
-/*
- * Whether read_member() may take an empty value of m's type (a short tag of
- * its own or an IMPLICIT one, contents of length 0) without read_sequence()
- * or read_list(): a list, or a SEQUENCE whose members are all optional.
- * A type still being compiled (a recursion) shows no optional first member
- * yet, and is merely read the longer way.
- */
-static unsigned char empty_ok(const rmember *m)
-{
-	const rtype *t = m->type;
-	if (!t->one_tag || m->tag_mode == 1 || (m->tag_mode == 0 && m->tag != t->tag0))
-		return 0;
-	if (t->kind == K_LIST)
-		return 1;
-	return t->kind == K_SEQUENCE && t->m && (t->count == 0 || t->m[0].may_end);
-}
-
-/* The compiled form of td and everything below it; NULL when the tables are full. */
-static rtype *compile(asn_TYPE_descriptor_t *td)
-{
-	rtype **e = map_slot(td);
-	if (*e)
-		return *e;
-	if (ntypes == MAX_TYPES)
+	r->depth = depth;
+	if (!(p = pass_over(r, p, lim, indefinite)))
 		return NULL;
-	/*
-	 * A derived type (PkgdName ::= OCTET STRING (SIZE(4)), ...) points at
-	 * generated wrappers until asn1c first uses it; each wrapper copies the
-	 * base type's functions into the descriptor and calls through. Calling
-	 * the free wrapper on NULL does just the copy (every base free ignores
-	 * NULL), as asn1c's first use would.
-	 */
-	for (int i = 0; i < 4 && !runtime_free(td->free_struct); i++)
-		td->free_struct(td, NULL, 0);
-	rtype *t = &types[ntypes++];
-	*e = t;
-	t->td = td;
-	t->one_tag = td->tags_count == 1;
-	t->no_tags = td->tags_count == 0;
-	t->tag0 = td->tags_count ? td->tags[0] : 0;
-	ber_type_decoder_f *k = td->ber_decoder;
-	const asn_OCTET_STRING_specifics_t *os = td->specifics;
-	if (k == SEQUENCE_decode_ber) {
-		t->kind = K_SEQUENCE;
-		t->size = ((const asn_SEQUENCE_specifics_t *)td->specifics)->struct_size;
-	} else if (k == SET_OF_decode_ber) {
-		t->kind = K_LIST;
-		t->size = ((const asn_SET_OF_specifics_t *)td->specifics)->struct_size;
-	} else if (k == CHOICE_decode_ber) {
-		const asn_CHOICE_specifics_t *cs = td->specifics;
-		t->kind = K_CHOICE;
-		t->size = cs->struct_size;
-		t->pres_offset = cs->pres_offset;
-		t->pres_size = (unsigned char)cs->pres_size;
-		t->map = cs->tag2el;
-		t->map_count = cs->tag2el_count;
-		t->direct_map = 1;
-		for (int i = 0; i < cs->tag2el_count; i++)
-			if (BER_TAG_VALUE(cs->tag2el[i].el_tag) != (ber_tlv_tag_t)i ||
-			    (i && cs->tag2el[i].el_tag == cs->tag2el[i - 1].el_tag))
-				t->direct_map = 0;
-	} else if (k == OCTET_STRING_decode_ber && !(os && os->subvariant == ASN_OSUBV_ANY)) {
-		t->kind = K_STRING;
-		t->bit = os && os->subvariant == ASN_OSUBV_BIT;
-		t->size = os ? os->struct_size : (int)sizeof(OCTET_STRING_t);
-	} else if (k == NativeInteger_decode_ber) {
-		const asn_INTEGER_specifics_t *is = td->specifics;
-		t->kind = K_INT;
-		t->is_unsigned = is && is->field_unsigned;
-		t->size = sizeof(long);
-	} else if (k == BOOLEAN_decode_ber) {
-		t->kind = K_BOOL; /* NULL too */
-		t->size = sizeof(BOOLEAN_t);
-	} else if (k == ber_decode_primitive) {
-		t->kind = K_PRIM;
-		t->size = sizeof(ASN__PRIMITIVE_TYPE_t);
-	} else {
-		t->kind = K_OTHER; /* asn1c decodes these */
-		return t;
-	}
-	if (t->kind != K_SEQUENCE && t->kind != K_LIST && t->kind != K_CHOICE)
-		return t;
-	int n = td->elements_count;
-	if (n < 0 || (unsigned)n > MAX_MEMBERS - nmembers)
-		return NULL;
-	rmember *m = &members[nmembers];
-	nmembers += (unsigned)n;
-	t->m = m;
-	t->count = n;
-	for (int i = 0; i < n; i++) {
-		const asn_TYPE_member_t *el = &td->elements[i];
-		m[i].tag = el->tag;
-		m[i].offset = el->memb_offset;
-		m[i].optional = el->optional;
-		m[i].tag_mode = (signed char)el->tag_mode;
-		m[i].pointer = (el->flags & ATF_POINTER) != 0;
-		if (!(m[i].type = compile(el->type)))
-			return NULL;
-		m[i].kind = m[i].type->kind;
-		m[i].fast = fast_kind(&m[i]);
-		m[i].empty_ok = empty_ok(&m[i]);
-		m[i].plain = plain_tag(&m[i]);
-		m[i].special = el->tag == (ber_tlv_tag_t)-1 || (el->flags & ATF_OPEN_TYPE);
-		m[i].may_end = t->kind == K_SEQUENCE && may_end(td, i);
-		if (el->tag != (ber_tlv_tag_t)-1 && BER_TAG_VALUE(el->tag) < 31)
-			m[i].idc = (unsigned char)(BER_TAG_CLASS(el->tag) << 6 | 0x20 |
-			                           BER_TAG_VALUE(el->tag));
-	}
-	return t;
-}
-
-/* td and everything below it compiled, or nothing at all (the tables full). Under compile_lock. */
-static rtype *compile_root(asn_TYPE_descriptor_t *td)
-{
-	unsigned nt = ntypes, nm = nmembers;
-	rtype *t = compile(td);
-	if (!t) {
-		/* Drop the partial tables (the map's entries for them first). */
-		for (unsigned i = nt; i < ntypes; i++)
-			*map_slot(types[i].td) = NULL;
-		ntypes = nt;
-		nmembers = nm;
-	}
-	return t;
-}
-
-/*
- * The module's own tables: MegacoMessage is compiled before any other root,
- * so that its types and members sit at the same indices in every process,
- * those the generated readers were made from. Written under compile_lock
- * before the first store to last_root, read after compiled() (which loads
- * last_root with acquire, or takes the lock): no further ordering needed.
- */
-static unsigned module_ntypes, module_nmembers;
-static int gen_ready; /* the generated readers match the tables (HAVE_BER_GEN) */
-
-static int generated_matches(void);
-
-/* td compiled, once per process and root type; NULL if it does not fit the tables. */
-static const rtype *compiled(asn_TYPE_descriptor_t *td)
-{
-	const rtype *t = atomic_load_explicit(&last_root, memory_order_acquire);
-	if (LIKELY(t && t->td == td))
-		return t;
-	pthread_mutex_lock(&compile_lock);
-	if (!module_ntypes && compile_root(&asn_DEF_MegacoMessage)) {
-		module_ntypes = ntypes;
-		module_nmembers = nmembers;
-		gen_ready = generated_matches();
-	}
-	t = compile_root(td);
-	if (t)
-		atomic_store_explicit(&last_root, t, memory_order_release);
-	pthread_mutex_unlock(&compile_lock);
-	return t;
-}
-
-/* ---- tags of a value (ber_check_tags) ---------------------------------------------------- */
-
-/*
- * Every read_* gets its value's first identifier octets already read by the
- * container, which needed them to pick the member: p is the value, q the
- * position after its first tag, tag that tag.
- */
-#define HEAD pos p, pos q, ber_tlv_tag_t tag
-
-/*
- * The TLV headers of td's own tags, the outermost replaced by an IMPLICIT tag
- * (tag_mode -1) or preceded by an EXPLICIT one (+1); that first tag is the
- * caller's to have matched. last_form: the innermost must be primitive (0),
- * constructed (1) or either (-1). Returns the position of the contents, with
- * *left their length (checked to fit before lim) or minus the number of
- * indefinite levels (asn1c allows no mix), *constr the innermost form and
- * *nc the number of constructed headers read. Contents longer than what is
- * left fail, as they do in the end in asn1c, but when lenient (a CHOICE:
- * asn1c's ends early after an unknown extension, never finding out).
- */
-static NOINLINE pos read_tags_slow(reader *r, const asn_TYPE_descriptor_t *td, pos p, pos lim,
-                                   int tag_mode, int last_form, int lenient, ssize_t *left,
-                                   int *constr, unsigned *nc)
-{
-	int n = td->tags_count, tagno = tag_mode == 1 ? -1 : 0, indef = 0, c = 0;
-	ssize_t limit_len = -1, len = 0;
-	pos outer_lim = lim;
-	*nc = 0;
-	if (tag_mode == 0 && n == 0)
-		return NULL; /* untagged ANY: not read here */
-	for (int step = 0; tagno < n; tagno++, step++) {
-		ber_tlv_tag_t t;
-		pos q = get_tag(r, p, lim, &t);
-		if (!q)
-			return NULL;
-		c = (*p & 0x20) != 0;
-		if (!(tag_mode != 0 && step == 0) && t != td->tags[tagno])
-			return NULL;
-		if (tagno < n - 1) {
-			if (!c)
-				return NULL;
-		} else if (last_form != -1 && last_form != c) {
-			return NULL;
-		}
-		if (!(q = get_len(r, q, lim, c, &len)))
-			return NULL;
-		*nc += (unsigned)c;
-		ssize_t hl = q - p;
-		p = q;
-		if (len == -1) {
-			if (limit_len != -1)
-				return NULL; /* indefinite inside definite */
-			indef++;
-			continue;
-		}
-		if (indef)
-			return NULL; /* definite inside indefinite */
-		if (limit_len == -1)
-			limit_len = len + hl;
-		else if (limit_len != len + hl)
-			return NULL; /* inner length disagrees with the outer one */
-		limit_len -= hl;
-		if (lim - p > limit_len)
-			lim = p + limit_len;
-	}
-	if (indef) {
-		*left = -indef;
-	} else {
-		if (len > outer_lim - p && !lenient)
-			return NULL;
-		*left = len;
-	}
-	*constr = c;
+	r->depth = depth - 1;
 	return p;
-}
-
-static inline pos read_tags(reader *r, const rtype *t, HEAD, pos lim, int tag_mode,
-                            int last_form, int lenient, ssize_t *left, int *constr, unsigned *nc)
-{
-	/* Nearly every value: one tag, its own (checked) or an IMPLICIT one (matched already). */
-	if (LIKELY(t->one_tag && tag_mode != 1)) {
-		if (tag_mode == 0 && tag != t->tag0)
-			return NULL;
-		int c = (*p & 0x20) != 0;
-		if (last_form != -1 && last_form != c)
-			return NULL;
-		ssize_t len;
-		if (!(q = get_len(r, q, lim, c, &len)))
-			return NULL;
-		if (len > lim - q && !lenient)
-			return NULL;
-		*left = len; /* -1 when indefinite */
-		*constr = c;
-		*nc = (unsigned)c;
-		return q;
-	}
-	/* An EXPLICIT tag on an untagged CHOICE: the wrapper alone, matched already. */
-	if (t->no_tags && tag_mode == 1 && t->kind == K_CHOICE) {
-		int c = (*p & 0x20) != 0;
-		ssize_t len;
-		if (!(q = get_len(r, q, lim, c, &len)) || (len > lim - q && !lenient))
-			return NULL;
-		*left = len;
-		*constr = c;
-		*nc = (unsigned)c;
-		return q;
-	}
-	return read_tags_slow(r, t->td, p, lim, tag_mode, last_form, lenient, left, constr, nc);
-}
-
-/*
- * A definite length in at most two octets after the first (the forms a
- * message's lengths take, that get_len() reads without more checks) that
- * fits before lim; NULL for any other. q < lim.
- */
-static ALWAYS_INLINE pos get_short_len(pos q, pos lim, size_t *len)
-{
-	size_t n;
-	unsigned oct = *q;
-	if (LIKELY(oct < 0x80)) {
-		n = oct;
-		q += 1;
-	} else if (oct == 0x81 && lim - q > 1) {
-		n = q[1];
-		q += 2;
-	} else if (oct == 0x82 && lim - q > 2) {
-		n = (size_t)q[1] << 8 | q[2];
-		q += 3;
-	} else {
-		return NULL;
-	}
-	if (n > (size_t)(lim - q))
-		return NULL;
-	*len = n;
-	return q;
-}
-
-/*
- * The usual header of a SEQUENCE or list: one tag (its own, or an IMPLICIT
- * one the caller matched), constructed, a short definite length that fits,
- * one level more allowed. Returns the contents (*len long), with that
- * level opened; NULL, having changed nothing, for anything else, which
- * read_tags() then decides.
- */
-static ALWAYS_INLINE pos plain_header(reader *r, const rmember *m, HEAD, pos lim, size_t *len)
-{
-	if (!(m->plain && tag == m->tag && (*p & 0x20) && q < lim && r->depth < r->max_depth))
-		return NULL;
-	pos c = get_short_len(q, lim, len);
-	if (!c)
-		return NULL;
-	r->depth++;
-	return c;
-}
-
-/*
- * nc more constructed levels open. Past max_depth, where ber_scan() stops
- * too, the read fails; this also bounds the recursion (one level of it
- * opens at least one TLV, but for an untagged CHOICE, which the module's
- * types bound).
- */
-static inline int open_levels(reader *r, unsigned nc)
-{
-	r->depth += nc;
-	return UNLIKELY(r->depth > r->max_depth) ? -1 : 0;
 }
 
 /* ---- values ----------------------------------------------------------------------------- */
 
-static inline pos read_value(reader *r, const rmember *m, void **slot, HEAD, pos lim);
-static inline pos read_member(reader *r, const rmember *m, void **mslot, HEAD, pos lim);
-static inline pos read_choice_member(reader *r, const rmember *m, void **mslot, HEAD, pos lim);
-static NOINLINE pos read_sequence(reader *r, const rmember *m, void **slot, HEAD, pos lim);
-static NOINLINE pos read_list(reader *r, const rmember *m, void **slot, HEAD, pos lim);
-static NOINLINE pos read_choice(reader *r, const rtype *t, void **slot, HEAD, pos lim,
-                                int tag_mode);
+/*
+ * The generated walk (megaco_ber.inc) calls the helpers below: leaf
+ * readers for each kind and the steps of SEQUENCE, list and CHOICE
+ * decoding that are not in-order reading. ti is always the schema type of
+ * the value being read, for the mismatch's message and the rare steps.
+ */
 
-/* The end-of-contents octets closing n indefinite levels. */
-static inline pos read_eocs(pos p, pos lim, ssize_t n)
+static ALWAYS_INLINE void *slot_node(reader *r, void **slot, size_t size)
 {
-	for (; n > 0; n--) {
-		if (lim - p < 2 || p[0] != 0 || p[1] != 0)
-			return NULL;
-		p += 2;
-	}
-	return p;
+	void *st = *slot;
+	if (!st)
+		st = *slot = node(r, size);
+	return st;
 }
 
-#define IN_EXTENSION_GROUP(s, i) ((i) > (s)->ext_after && (i) < (s)->ext_before)
+/* asn1c's SEQUENCE "in extension group": a member index at or past the marker. */
+static inline int in_extensions(const schema_type *t, int i)
+{
+	return (t->flags & SF_EXTENSIBLE) && i >= t->root_count && i <= t->count;
+}
 
 /*
  * SEQUENCE_decode_ber's member search: the member in edx..edx+optional
- * whose tag (or, for an untagged CHOICE, one of whose tags) is tag; -1 if none.
+ * whose tag (or, for an untagged CHOICE, one of whose tags) is tag; -1 if
+ * none. Past 8 candidates, or at an untagged CHOICE, asn1c looks in the
+ * tag map: the last member in range with the tag.
  */
-static NOINLINE int find_member(reader *r, const asn_TYPE_descriptor_t *td, int edx,
-                                ber_tlv_tag_t tag)
+static int find_member(const schema_type *t, const schema_member *el, int edx, uint32_t tag)
 {
-	const asn_SEQUENCE_specifics_t *s = td->specifics;
-	const asn_TYPE_member_t *el = td->elements;
-	int count = td->elements_count, n, use_bsearch = 0;
-	int opt_end = edx + el[edx].optional + 1;
-	if (opt_end > count) {
-		opt_end = count;
-	} else if (opt_end - edx > 8) {
-		opt_end = edx + 8;
-		use_bsearch = 1;
+	int count = t->count, use_map = 0, end = edx + el[edx].optional + 1;
+	if (end > count) {
+		end = count;
+	} else if (end - edx > 8) {
+		end = edx + 8;
+		use_map = 1;
 	}
-	for (n = edx; n < opt_end; n++) {
+	for (int n = edx; n < end; n++) {
 		if (el[n].tag == tag)
 			return n;
-		if (el[n].flags & ATF_OPEN_TYPE) {
-			r->needs_scan = 1; /* any tag goes */
-			return n;
-		}
-		if (el[n].tag == (ber_tlv_tag_t)-1) {
-			use_bsearch = 1;
+		if (el[n].tag == NO_TAG) {
+			use_map = 1;
 			break;
 		}
 	}
-	if (use_bsearch) {
-		/* The last member in range with this tag (asn1c's t2m_f..t2m_l walk). */
-		int best = -1, edx_max = edx + el[edx].optional;
-		for (int i = 0; i < s->tag2el_count; i++) {
-			const asn_TYPE_tag2member_t *t = &s->tag2el[i];
-			if (t->el_tag == tag && t->el_no >= edx && t->el_no <= edx_max)
-				best = t->el_no;
-		}
-		return best;
-	}
-	return -1;
-}
-
-/* The legitimate end of a SEQUENCE before member edx: the rest is optional or extensions. */
-static NOINLINE int may_end(const asn_TYPE_descriptor_t *td, int edx)
-{
-	const asn_SEQUENCE_specifics_t *s = td->specifics;
-	int count = td->elements_count;
-	return edx + td->elements[edx].optional == count ||
-	       (IN_EXTENSION_GROUP(s, edx) && s->ext_before > count);
+	if (!use_map)
+		return -1;
+	int best = -1, last = edx + el[edx].optional;
+	const schema_tag2member *map = &schema_tag2members[t->tag_map];
+	for (unsigned i = 0; i < t->tag_map_count; i++)
+		if (map[i].tag == tag && map[i].member >= edx && map[i].member <= last)
+			best = map[i].member;
+	return best;
 }
 
 /*
- * SEQUENCE_decode_ber's member loop and what follows the last member, for
- * both length forms: the contents start at p, lim is their end when
- * definite (left >= 0), else the container's and -left indefinite levels
- * are open; nc constructed levels to close.
+ * SEQUENCE steps for a member whose tag is not the next one's (edx): the
+ * member asn1c finds for it (-1: none) ...
  */
-static NOINLINE pos read_members(reader *r, const rtype *t, char *st, pos p, pos lim,
-                                 ssize_t left, unsigned nc, int edx)
+static NOINLINE int seq_find(unsigned ti, int edx, uint32_t tag)
 {
-	const asn_TYPE_descriptor_t *td = t->td;
-	int definite = left >= 0;
-	const rmember *el = t->m;
-	int count = t->count;
-	ber_tlv_tag_t tag;
-	pos q;
-	for (; edx < count; edx++) {
-		if (definite && p == lim) {
-			if (may_end(td, edx))
-				goto done;
-			return fail(r, p);
+	const schema_type *t = &schema_types[ti];
+	return find_member(t, &schema_members[t->first], edx, tag);
+}
+
+/*
+ * ... and, when none, the unknown member at p passed over if it is in the
+ * extensions (NULL: a mismatch recorded, or r->code) ...
+ */
+static NOINLINE pos seq_unknown(reader *r, unsigned ti, int edx, const hdr *h, pos p, pos lim)
+{
+	const schema_type *t = &schema_types[ti];
+	if (!in_extensions(t, edx + schema_members[t->first + edx].optional))
+		return mismatch(r, p, ti);
+	return skip_value(r, h, lim);
+}
+
+/* ... after which, as asn1c, the optional members from edx on are passed. */
+static NOINLINE int seq_after_unknown(unsigned ti, int edx)
+{
+	return edx + schema_members[schema_types[ti].first + edx].optional - 1;
+}
+
+/*
+ * The end of a SEQUENCE's contents at p (its length reached, or its
+ * end-of-contents octets); ok: no mandatory member is missing.
+ */
+static ALWAYS_INLINE pos seq_end(reader *r, unsigned ti, int ok, pos p, int indef,
+                                 unsigned depth)
+{
+	if (UNLIKELY(!ok)) {
+		mismatch(r, p, ti);
+		if (indef)
+			return give_up(r, p, p + 2, 1, depth);
+	}
+	r->depth = depth - 1;
+	return indef ? p + 2 : p;
+}
+
+/* After a SEQUENCE's last member: unknown extensions to skip, then its end. */
+static NOINLINE pos seq_tail(reader *r, unsigned ti, pos p, pos lim, int indef, unsigned depth)
+{
+	const schema_type *t = &schema_types[ti];
+	for (;;) {
+		if (!indef) {
+			if (p >= lim)
+				break;
+		} else if (is_eoc(p, lim)) {
+			p += 2;
+			break;
 		}
-		if (!(q = get_tag(r, p, lim, &tag)))
-			return fail(r, p);
-		if (!definite && p[0] == 0) {
-			if (lim - p < 2)
-				return fail(r, p);
-			if (p[1] == 0 && may_end(td, edx))
-				goto tail;
+		if (!in_extensions(t, t->count)) {
+			mismatch(r, p, ti);
+			return give_up(r, p, lim, indef, depth);
 		}
-		int n = el[edx].tag == tag ? edx : find_member(r, td, edx, tag);
-		if (n < 0) {
-			/* Unknown: an extension to skip, or an error. */
-			const asn_SEQUENCE_specifics_t *s = td->specifics;
-			if (!IN_EXTENSION_GROUP(s, edx + el[edx].optional))
-				return fail(r, p);
-			if (!(p = skip_value(r, p, q, lim)))
-				return fail(r, q);
-			edx += el[edx].optional - 1; /* as asn1c: the optional ones before are passed */
-			continue;
-		}
-		edx = n;
-		const rmember *m = &el[edx];
-		void *mp = st + m->offset;
-		void **mslot = m->pointer ? (void **)mp : &mp;
-		if (!(p = read_member(r, m, mslot, p, q, tag, lim)))
+		hdr h;
+		if (!header(r, p, lim, &h) || !(p = skip_value(r, &h, lim)))
 			return NULL;
 	}
-tail:
-	/* After the last member: extensions to skip, then the end-of-contents octets. */
-	{
-		ssize_t eocs = definite ? 0 : -left;
-		int only_eocs = 0;
-		while (definite ? p < lim : eocs > 0) {
-			if (!(q = get_tag(r, p, lim, &tag)))
-				return fail(r, p);
-			if (!definite && p[0] == 0) {
-				if (lim - p < 2)
-					return fail(r, p);
-				if (p[1] == 0) {
-					p += 2;
-					eocs--;
-					only_eocs = 1;
-					continue;
-				}
-			}
-			if (!IN_EXTENSION_GROUP((const asn_SEQUENCE_specifics_t *)td->specifics, count) ||
-			    only_eocs)
-				return fail(r, p);
-			if (!(p = skip_value(r, p, q, lim)))
-				return fail(r, q);
-		}
-	}
-done:
-	r->depth -= nc;
+	r->depth = depth - 1;
 	return p;
 }
 
 /*
- * SEQUENCE_decode_ber. The definite form's members with one-octet tags,
- * in order, absent optional ones passed, are read here; at anything else
- * (an unknown member, one that find_member() must search a tag map for, a
- * long tag, a missing mandatory member) read_members() takes over where
- * this stopped, and decides.
- */
-static NOINLINE pos read_sequence(reader *r, const rmember *mt, void **slot, HEAD, pos lim)
-{
-	const rtype *t = mt->type;
-	char *st = *slot;
-	if (!st && !(st = *slot = node(r, (size_t)t->size)))
-		return NULL;
-	unsigned nc = 1;
-	size_t len;
-	pos at = plain_header(r, mt, p, q, tag, lim, &len);
-	if (LIKELY(at)) {
-		lim = at + len;
-	} else {
-		ssize_t left;
-		int c;
-		unsigned n;
-		at = read_tags(r, t, p, q, tag, lim, mt->tag_mode, 1, 0, &left, &c, &n);
-		if (!at || open_levels(r, n))
-			return fail(r, p);
-		nc = n;
-		if (left < 0)
-			return read_members(r, t, st, at, lim, left, nc, 0);
-		lim = at + left;
-	}
-	p = at;
-	const rmember *m = t->m;
-	int count = t->count, edx = 0;
-	for (; edx < count && p < lim; edx++, m++) {
-		/* The next member's identifier octet, either form: its tag, read no further. */
-		unsigned b = *p;
-		if (LIKELY((b | 0x20) == m->idc)) {
-			void *mp = st + m->offset;
-			void **mslot = m->pointer ? (void **)mp : &mp;
-			if (!(p = read_member(r, m, mslot, p, p + 1, m->tag, lim)))
-				return NULL;
-			continue;
-		}
-		tag = (ber_tlv_tag_t)((b & 0x1f) << 2 | b >> 6);
-		if ((b & 0x1f) == 0x1f)
-			break;
-		if (m->tag != tag) {
-			/* find_member() where it would only compare the tags of plain members */
-			int n = edx, end = edx + m->optional + 1;
-			if (end > count)
-				end = count;
-			if (end - edx > 8)
-				break;
-			while (n < end && t->m[n].tag != tag && !t->m[n].special)
-				n++;
-			if (n == end || t->m[n].special)
-				break;
-			m += n - edx;
-			edx = n;
-		}
-		void *mp = st + m->offset;
-		void **mslot = m->pointer ? (void **)mp : &mp;
-		if (!(p = read_member(r, m, mslot, p, p + 1, tag, lim)))
-			return NULL;
-	}
-	if (LIKELY(p == lim && (edx == count || m->may_end))) {
-		r->depth -= nc;
-		return p;
-	}
-	return read_members(r, t, st, p, lim, lim - p, nc, edx);
-}
-
-static inline void set_present(const rtype *t, void *st, int present)
-{
-	char *pp = (char *)st + t->pres_offset;
-	switch (t->pres_size) {
-	case sizeof(int): *(int *)pp = present; break;
-	case sizeof(short): *(short *)pp = (short)present; break;
-	case sizeof(char): *(char *)pp = (char)present; break;
-	default: break;
-	}
-}
-
-static int search4tag(const void *ap, const void *bp)
-{
-	const asn_TYPE_tag2member_t *a = ap, *b = bp;
-	unsigned ac = BER_TAG_CLASS(a->el_tag), bc = BER_TAG_CLASS(b->el_tag);
-	if (ac != bc)
-		return ac < bc ? -1 : 1;
-	ber_tlv_tag_t av = BER_TAG_VALUE(a->el_tag), bv = BER_TAG_VALUE(b->el_tag);
-	return av == bv ? 0 : av < bv ? -1 : 1;
-}
-
-/* The CHOICE alternative for tag (CHOICE_decode_ber's bsearch()); -1 if none. */
-static inline int find_alternative(const rtype *t, ber_tlv_tag_t tag)
-{
-	const asn_TYPE_tag2member_t *map = t->map;
-	int n = t->map_count;
-	/* Automatic tags [0], [1], ... sit at their own index (bsearch() would find that one). */
-	unsigned i = BER_TAG_VALUE(tag);
-	if (LIKELY(t->direct_map && i < (unsigned)n)) {
-		if (map[i].el_tag == tag)
-			return map[i].el_no;
-	}
-	asn_TYPE_tag2member_t key = { tag, 0, 0, 0 };
-	const asn_TYPE_tag2member_t *hit = bsearch(&key, map, (size_t)n, sizeof *map, search4tag);
-	return hit ? hit->el_no : -1;
-}
-
-/* CHOICE_decode_ber */
-static NOINLINE pos read_choice(reader *r, const rtype *t, void **slot, HEAD, pos lim,
-                                int tag_mode)
-{
-	void *st = *slot;
-	if (!st && !(st = *slot = node(r, (size_t)t->size)))
-		return NULL;
-	int tagged = tag_mode || !t->no_tags, overrun = 0;
-	ssize_t left = -1;
-	unsigned nc = 0;
-	if (tagged) {
-		size_t len;
-		pos at;
-		if (LIKELY(tag_mode == 1 && t->no_tags && (*p & 0x20) && q < lim &&
-		           r->depth < r->max_depth && (at = get_short_len(q, lim, &len)))) {
-			/* An EXPLICIT tag on an untagged CHOICE: constructed, short, fitting. */
-			r->depth++;
-			nc = 1;
-			left = (ssize_t)len;
-			p = at;
-			lim = p + len;
-		} else {
-			int c;
-			ssize_t l;
-			unsigned k;
-			at = read_tags(r, t, p, q, tag, lim, tag_mode, -1, 1, &l, &c, &k);
-			if (!at || open_levels(r, k))
-				return fail(r, p);
-			left = l;
-			nc = k;
-			if (!c) /* a primitive tag that asn1c reads into: ber_scan() does not */
-				r->needs_scan = 1;
-			p = at;
-			if (left > lim - p) {
-				overrun = 1; /* fails below, unless the CHOICE ends early */
-				r->needs_scan = 1;
-			} else if (left >= 0) {
-				lim = p + left;
-			}
-		}
-		if (!(q = get_tag(r, p, lim, &tag)))
-			return fail(r, p);
-	}
-	int i = find_alternative(t, tag);
-	if (i < 0) {
-		if (((const asn_CHOICE_specifics_t *)t->td->specifics)->ext_start == -1)
-			return fail(r, p);
-		/* An unknown extension: skipped, nothing present, and (as asn1c) no more read. */
-		if (!(p = skip_value(r, p, q, lim)))
-			return fail(r, q);
-		r->depth -= nc;
-		return p;
-	}
-	const rmember *m = &t->m[i];
-	set_present(t, st, i + 1);
-	void *mp = (char *)st + m->offset;
-	void **mslot = m->pointer ? (void **)mp : &mp;
-	if (!(p = read_member(r, m, mslot, p, q, tag, lim)))
-		return NULL;
-	if (!tagged)
-		return p;
-	r->depth -= nc;
-	if (left >= 0)
-		return p == lim && !overrun ? p : fail(r, p);
-	pos e = read_eocs(p, lim, -left);
-	return e ? e : fail(r, p);
-}
-
-/*
- * A list's items are collected in the caller's local[LOCAL_ITEMS], then in
- * arena arrays doubling from there; grow_items() returns the next array
- * (NULL, with r->nomem, when the arena fails).
+ * A list's items are collected in local[LOCAL_ITEMS], then in arena
+ * arrays doubling from there.
  */
 #define LOCAL_ITEMS 16
 
-static NOINLINE void **grow_items(reader *r, void **items, void **local, size_t cap)
+typedef struct list_items {
+	void **items;
+	size_t n, cap;
+	void *local[LOCAL_ITEMS];
+} list_items;
+
+static ALWAYS_INLINE void list_start(list_items *li)
 {
-	void **grown = NULL;
-	if (cap <= (size_t)INT_MAX / 2)
-		grown = arena_realloc(r->arena, items == local ? NULL : items,
-		                      2 * cap * sizeof *items);
-	if (!grown) {
-		r->nomem = 1;
-		return NULL;
-	}
-	if (items == local)
-		memcpy(grown, local, LOCAL_ITEMS * sizeof *local);
-	return grown;
+	li->items = li->local;
+	li->n = 0;
+	li->cap = LOCAL_ITEMS;
 }
 
-/* The n items collected into the list st; p is where the list ended. */
-static inline pos set_items(reader *r, void *st, void **items, void **local, size_t n,
-                            size_t cap, pos p)
+static NOINLINE int list_grow(reader *r, list_items *li)
+{
+	void **grown = NULL;
+	if (li->cap <= (size_t)INT_MAX / 2)
+		grown = arena_realloc(r->arena, li->items == li->local ? NULL : li->items,
+		                      2 * li->cap * sizeof *grown);
+	if (!grown) {
+		STOP(r, MEGACO_ERR_NOMEM, r->buf, "out of memory");
+		return 0;
+	}
+	if (li->items == li->local)
+		memcpy(grown, li->local, sizeof li->local);
+	li->items = grown;
+	li->cap *= 2;
+	return 1;
+}
+
+static ALWAYS_INLINE int list_add(reader *r, list_items *li, void *item)
+{
+	if (UNLIKELY(li->n == li->cap) && !list_grow(r, li))
+		return 0;
+	li->items[li->n++] = item;
+	return 1;
+}
+
+/* The items collected into the list st; p is where the list ended. */
+static ALWAYS_INLINE pos list_end(reader *r, void *st, list_items *li, pos p)
 {
 	asn_anonymous_set_ *list = _A_SET_FROM_VOID(st);
+	size_t n = li->n, cap = li->cap;
+	void **items = li->items;
 	if (n == 0)
 		return p;
-	if (items == local) {
+	if (items == li->local) {
 		/*
 		 * Carved from the region like a node, behind the size header arena.h
 		 * puts before every allocation, so that arena_realloc() (asn_set_add()
-		 * on the model later) copies it when it grows: no arena_alloc() call.
+		 * on the model later) copies it when it grows.
 		 */
 		size_t size = n * sizeof *items;
 		unsigned char *b = bytes(r, ARENA_HDR + size);
@@ -1073,7 +615,7 @@ static inline pos set_items(reader *r, void *st, void **items, void **local, siz
 		memcpy(b, &size, sizeof size);
 		items = (void **)(void *)(b + ARENA_HDR);
 		for (size_t i = 0; i < n; i++) /* a handful at most: no memcpy() call */
-			items[i] = local[i];
+			items[i] = li->local[i];
 		cap = n;
 	}
 	list->array = items;
@@ -1082,99 +624,80 @@ static inline pos set_items(reader *r, void *st, void **items, void **local, siz
 	return p;
 }
 
+/* A CHOICE's alternative: where it is, in what, and the levels open around it. */
+typedef struct choice_frame {
+	pos ap, alim;
+	unsigned depth;
+	int indef;
+} choice_frame;
+
 /*
- * SET_OF_decode_ber's item loop for the indefinite form: the contents start
- * at p, -left indefinite levels are open, nc constructed levels to close.
+ * The EXPLICIT tag *hp of a CHOICE (constructed: X.690 8.14.3) opened and
+ * its alternative's header read into *ah (*hp then points at it). 1; 0 to
+ * return NULL (a mismatch, or r->code); -1 to give up on the tag's
+ * contents from f->ap (no alternative in it).
  */
-static NOINLINE pos read_items_indefinite(reader *r, const rtype *t, void *st, pos p, pos lim,
-                                          ssize_t left, unsigned nc)
+static ALWAYS_INLINE int choice_open(reader *r, unsigned ti, pos p, pos lim, const hdr **hp,
+                                     hdr *ah, choice_frame *f)
 {
-	const rmember *elm = t->m;
-	void *local[LOCAL_ITEMS], **items = local;
-	size_t n = 0, cap = LOCAL_ITEMS;
-	for (;;) {
-		ber_tlv_tag_t tag;
-		pos q = get_tag(r, p, lim, &tag);
-		if (!q)
-			return fail(r, p);
-		if (p[0] == 0) {
-			if (lim - p < 2)
-				return fail(r, p);
-			if (p[1] == 0) {
-				pos e = read_eocs(p, lim, -left);
-				if (!e)
-					return fail(r, p);
-				p = e;
-				break;
-			}
-		}
-		if (elm->tag != (ber_tlv_tag_t)-1 && tag != elm->tag)
-			return fail(r, p);
-		void *item = NULL;
-		if (!(p = read_member(r, elm, &item, p, q, tag, lim)))
-			return NULL;
-		if (UNLIKELY(n == cap)) {
-			if (!(items = grow_items(r, items, local, cap)))
-				return NULL;
-			cap *= 2;
-		}
-		items[n++] = item;
+	const hdr *h = *hp;
+	if (!h->cons) {
+		mismatch(r, p, ti);
+		return 0;
 	}
-	r->depth -= nc;
-	return set_items(r, st, items, local, n, cap, p);
+	f->ap = h->c;
+	f->indef = !h->e;
+	f->alim = f->indef ? lim : h->e;
+	if (f->indef ? is_eoc(f->ap, f->alim) : f->ap >= f->alim) {
+		mismatch(r, f->ap, ti);
+		return -1;
+	}
+	if (!header(r, f->ap, f->alim, ah))
+		return 0;
+	*hp = ah;
+	return 1;
 }
 
-/* SET_OF_decode_ber (SEQUENCE OF too): items collected here, then one array in the arena. */
-static NOINLINE pos read_list(reader *r, const rmember *mt, void **slot, HEAD, pos lim)
+/*
+ * An alternative the CHOICE does not know: of an extensible one, skipped,
+ * none present (ber_reader.h); else a mismatch.
+ */
+static NOINLINE pos choice_unknown(reader *r, unsigned ti, int extensible, int tagged,
+                                   const hdr *h, choice_frame *f)
 {
-	const rtype *t = mt->type;
-	void *st = *slot;
-	if (!st && !(st = *slot = node(r, (size_t)t->size)))
+	if (!extensible) {
+		mismatch(r, f->ap, ti);
 		return NULL;
-	unsigned nc = 1;
-	size_t len;
-	pos at = plain_header(r, mt, p, q, tag, lim, &len);
-	if (LIKELY(at)) {
-		lim = at + len;
-	} else {
-		ssize_t left;
-		int c;
-		unsigned k;
-		at = read_tags(r, t, p, q, tag, lim, mt->tag_mode, 1, 0, &left, &c, &k);
-		if (!at || open_levels(r, k))
-			return fail(r, p);
-		nc = k;
-		if (left < 0)
-			return read_items_indefinite(r, t, st, at, lim, left, nc);
-		lim = at + left;
 	}
-	p = at;
-	const rmember *elm = t->m;
-	void *local[LOCAL_ITEMS], **items = local;
-	size_t n = 0, cap = LOCAL_ITEMS;
-	while (p < lim) {
-		if (LIKELY((*p | 0x20) == elm->idc)) {
-			/* The item's own tag in one octet: nothing more to check here. */
-			tag = elm->tag;
-			q = p + 1;
-		} else {
-			if (!(q = get_tag(r, p, lim, &tag)))
-				return fail(r, p);
-			if (elm->tag != (ber_tlv_tag_t)-1 && tag != elm->tag)
-				return fail(r, p);
-		}
-		void *item = NULL;
-		if (!(p = read_member(r, elm, &item, p, q, tag, lim)))
-			return NULL;
-		if (UNLIKELY(n == cap)) {
-			if (!(items = grow_items(r, items, local, cap)))
-				return NULL;
-			cap *= 2;
-		}
-		items[n++] = item;
+	(void)tagged;
+	pos e = skip_value(r, h, f->alim);
+	if (e)
+		r->flags |= BER_READ_UNKNOWN_ALTERNATIVE;
+	return e;
+}
+
+/* The end of a CHOICE's EXPLICIT tag after its alternative (which ended at e). */
+static ALWAYS_INLINE pos choice_close(reader *r, unsigned ti, pos e, const choice_frame *f)
+{
+	if (UNLIKELY(!e))
+		return r->code ? NULL : give_up(r, f->ap, f->alim, f->indef, f->depth);
+	if (UNLIKELY(f->indef ? !is_eoc(e, f->alim) : e != f->alim)) {
+		mismatch(r, e, ti); /* more than one value in the tag */
+		return give_up(r, e, f->alim, f->indef, f->depth);
 	}
-	r->depth -= nc;
-	return set_items(r, st, items, local, n, cap, p);
+	r->depth = f->depth - 1;
+	return f->indef ? e + 2 : e;
+}
+
+/* The CHOICE's present field, of the size asn1c gave it, at pp. */
+static ALWAYS_INLINE void set_present(char *pp, size_t size, int present)
+{
+	switch (size) {
+	case sizeof(int): *(int *)(void *)pp = present; break;
+	case sizeof(short): *(short *)(void *)pp = (short)present; break;
+	case sizeof(signed char): *(signed char *)pp = (signed char)present; break;
+	default: break;
+	}
 }
 
 /* asn_INTEGER2long / asn_INTEGER2ulong on n content octets. */
@@ -1192,11 +715,10 @@ static int to_long(pos b, size_t n, int is_unsigned, long *out)
 		return 0;
 	}
 	if (n > sizeof(long)) {
-		for (; b < end - 1; b++) {
-			if ((*b == 0x00 && !(b[1] & 0x80)) || (*b == 0xff && (b[1] & 0x80)))
-				continue;
-			break;
-		}
+		/* Octets that only repeat the sign may go. */
+		for (; b < end - 1; b++)
+			if (!((*b == 0x00 && !(b[1] & 0x80)) || (*b == 0xff && (b[1] & 0x80))))
+				break;
 		if ((size_t)(end - b) > sizeof(long))
 			return -1;
 	}
@@ -1211,789 +733,252 @@ static int to_long(pos b, size_t n, int is_unsigned, long *out)
 	return 0;
 }
 
-/* NativeInteger_decode_ber (NativeEnumerated too) */
-
-static ALWAYS_INLINE pos read_native_integer(reader *r, const rtype *t, void **slot, HEAD,
-                                             pos lim, int tag_mode)
+static NOINLINE pos r_int_other(reader *r, long *v, pos p, const hdr *h, int uns, unsigned ti)
 {
-	long *v = *slot;
-	if (!v && !(v = *slot = node(r, sizeof *v)))
+	if (to_long(h->c, (size_t)(h->e - h->c), uns, v) != 0)
+		return mismatch(r, p, ti);
+	return h->e;
+}
+
+/* NativeInteger_decode_ber (NativeEnumerated too): a primitive value. */
+static ALWAYS_INLINE pos r_int(reader *r, void **slot, pos p, const hdr *h, int uns,
+                               unsigned ti)
+{
+	if (UNLIKELY(h->cons))
+		return mismatch(r, p, ti);
+	long *v = slot_node(r, slot, sizeof *v);
+	if (!v)
 		return NULL;
-	ssize_t len;
-	int c;
-	unsigned nc;
-	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, 0, 0, &len, &c, &nc);
-	if (!at)
-		return fail(r, p);
-	int is_unsigned = t->is_unsigned;
-	if (LIKELY(len == 1)) {
-		*v = is_unsigned ? (long)at[0] : (long)(signed char)at[0];
-		return at + 1;
-	}
-	if (to_long(at, (size_t)len, is_unsigned, v) != 0)
-		return fail(r, at);
-	return at + len;
+	size_t n = (size_t)(h->e - h->c);
+	if (UNLIKELY(n - 1 >= sizeof(long)))
+		return r_int_other(r, v, p, h, uns, ti);
+	pos b = h->c;
+	unsigned long l = uns || !(*b & 0x80) ? 0 : ~0ul;
+	for (; b < h->e; b++)
+		l = l << 8 | *b;
+	*v = (long)l;
+	return h->e;
 }
 
 /* BOOLEAN_decode_ber (NULL too): the first non-zero content octet, or 0. */
-static ALWAYS_INLINE pos read_boolean(reader *r, const rtype *t, void **slot, HEAD,
-                                 pos lim, int tag_mode)
+static ALWAYS_INLINE pos r_bool(reader *r, void **slot, pos p, const hdr *h, size_t size,
+                              unsigned ti)
 {
-	BOOLEAN_t *v = *slot;
-	if (!v && !(v = *slot = node(r, sizeof *v)))
+	if (h->cons)
+		return mismatch(r, p, ti);
+	BOOLEAN_t *v = slot_node(r, slot, size);
+	if (!v)
 		return NULL;
-	ssize_t len;
-	int c;
-	unsigned nc;
-	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, 0, 0, &len, &c, &nc);
-	if (!at)
-		return fail(r, p);
 	*v = 0;
-	for (ssize_t i = 0; i < len && !*v; i++)
-		*v = at[i];
-	return at + len;
+	for (pos b = h->c; b < h->e && !*v; b++)
+		*v = *b;
+	return h->e;
 }
 
-/* ber_decode_primitive: INTEGER_t and other buf/size types, NUL-terminated. */
-static COLD pos read_primitive(reader *r, const rtype *t, void **slot, HEAD, pos lim,
-                               int tag_mode)
+/*
+ * A primitive value's contents, NUL-terminated, into the string st. One
+ * shorter than 16 octets with 16 of the message from c on is copied as 16
+ * (its room rounded up to that): one load and store whatever its length.
+ */
+static ALWAYS_INLINE pos fill(reader *r, OCTET_STRING_t *st, pos c, size_t n)
 {
-	ASN__PRIMITIVE_TYPE_t *st = *slot;
-	if (!st && !(st = *slot = node(r, sizeof *st)))
-		return NULL;
-	ssize_t len;
-	int c;
-	unsigned nc;
-	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, 0, 0, &len, &c, &nc);
-	if (!at || len > INT_MAX)
-		return fail(r, p);
-	if (!(st->buf = bytes(r, (size_t)len + 1)))
-		return NULL;
-	memcpy(st->buf, at, (size_t)len);
-	st->buf[len] = 0;
-	st->size = (int)len;
-	return at + len;
+	unsigned char *b;
+	if (LIKELY(n < 16 && r->in_end - c >= 16)) {
+		if (!(b = bytes(r, 16)))
+			return NULL;
+		memcpy(b, c, 16);
+	} else {
+		if (!(b = bytes(r, n + 1)))
+			return NULL;
+		memcpy(b, c, n);
+	}
+	b[n] = 0;
+	st->buf = b;
+	st->size = (int)n;
+	return c + n;
 }
 
-/* Constructed strings: their primitive segments' contents, in order. */
+/* ber_decode_primitive: OBJECT IDENTIFIER's contents as they are. */
+static NOINLINE pos r_oid(reader *r, void **slot, pos p, const hdr *h, size_t size, unsigned ti)
+{
+	if (h->cons || h->e - h->c > INT_MAX)
+		return mismatch(r, p, ti);
+	OCTET_STRING_t *st = slot_node(r, slot, size);
+	if (!st)
+		return NULL;
+	return fill(r, st, h->c, (size_t)(h->e - h->c));
+}
+
+/* A constructed string's segments, collected in one pass. */
 typedef struct segs {
-	unsigned char *out; /* NULL: only count */
+	unsigned char *out; /* NULL until a segment has contents (asn1c allocates then) */
+	pos bound;          /* every content octet lies before it */
 	size_t size;
-	int appended;       /* asn1c allocated the buffer (some segment had contents) */
 	int bits_unused;
 } segs;
 
 /*
- * One segment of a constructed string (OCTET_STRING_decode_ber's stack of
- * expectations, as a recursion): level 0 is the string's own TLV, whose tag
- * the caller has checked; deeper ones must carry td->all_tags[level - 1]
- * (the last one once past the end). In a BIT STRING each segment's first
- * octet is its unused-bit count; the last one read stays.
+ * The segments in a constructed string's contents (OCTET_STRING_decode_ber's
+ * stack of expectations, as a recursion): each carries, in either form, the
+ * type's own (universal) tag at the first level, deeper the one asn1c
+ * wants there (IA5String's segments in segments are OCTET STRINGs). In a
+ * BIT STRING each primitive segment's first octet is its unused-bit count;
+ * the last one read stays.
  */
-static pos read_segment(reader *r, const asn_TYPE_descriptor_t *td, int bit, pos p, pos lim,
-                        int level, segs *sg)
+static pos read_segments(reader *r, unsigned ti, int bit, pos p, pos lim, int indefinite,
+                         uint32_t tag, uint32_t inner, segs *sg)
 {
-	ber_tlv_tag_t tag;
-	ssize_t len;
-	pos q = get_tag(r, p, lim, &tag);
-	if (!q)
-		return NULL;
-	int c = (*p & 0x20) != 0;
-	if (!(q = get_len(r, q, lim, c, &len)))
-		return NULL;
-	if (level > 0 && td->all_tags_count) {
-		int i = level - 1 < td->all_tags_count ? level - 1 : td->all_tags_count - 1;
-		if (tag != td->all_tags[i])
-			return NULL;
-	}
-	if (!c) {
-		if (len > lim - q)
-			return NULL;
-		if (len > 0) {
-			pos from = q;
-			size_t n = (size_t)len;
-			if (bit) {
-				sg->bits_unused = *from++;
-				n--;
-			}
-			if (sg->out)
-				memcpy(sg->out + sg->size, from, n);
-			if (n > (size_t)INT_MAX - sg->size)
-				return NULL;
-			sg->size += n;
-			sg->appended = 1;
-		}
-		return q + len;
-	}
-	if (open_levels(r, 1))
-		return NULL;
-	if (len >= 0) {
-		if (len > lim - q)
-			return NULL;
-		pos end = q + len;
-		while (q < end)
-			if (!(q = read_segment(r, td, bit, q, end, level + 1, sg)))
-				return NULL;
-	} else {
-		for (;;) {
-			if (lim - q >= 2 && q[0] == 0 && q[1] == 0) {
-				q += 2;
-				break;
-			}
-			if (!(q = read_segment(r, td, bit, q, lim, level + 1, sg)))
-				return NULL;
-		}
-	}
-	r->depth--;
-	return q;
-}
-
-/* The constructed form: segments counted, then copied into one buffer. */
-static NOINLINE pos read_segments(reader *r, const asn_TYPE_descriptor_t *td, BIT_STRING_t *st,
-                                  int bit, pos p, pos lim)
-{
-	/* asn1c reads the segments from the first tag on (an EXPLICIT tag is a level). */
-	segs sg = { 0 };
 	unsigned depth = r->depth;
-	pos end = read_segment(r, td, bit, p, lim, 0, &sg);
-	r->depth = depth;
-	if (!end)
-		return fail(r, p);
-	if (sg.appended) {
-		if (!(sg.out = bytes(r, sg.size + 1)))
-			return NULL;
-		sg.size = 0;
-		read_segment(r, td, bit, p, lim, 0, &sg);
-		r->depth = depth;
-		sg.out[sg.size] = 0;
-		st->buf = sg.out;
-		st->size = (int)sg.size;
-	}
-	if (bit)
-		st->bits_unused = sg.bits_unused;
-	return end;
-}
-
-/* OCTET_STRING_decode_ber: OCTET STRING, the character strings and BIT STRING. */
-static ALWAYS_INLINE pos read_string(reader *r, const rtype *t, void **slot, HEAD, pos lim,
-                                     int tag_mode)
-{
-	int bit = t->bit;
-	BIT_STRING_t *st = *slot;
-	if (!st && !(st = *slot = node(r, (size_t)t->size)))
-		return NULL;
-	ssize_t len;
-	int c;
-	unsigned nc;
-	pos at = read_tags(r, t, p, q, tag, lim, tag_mode, -1, 0, &len, &c, &nc);
-	if (!at)
-		return fail(r, p);
-	if (LIKELY(!c)) {
-		if (bit && len > 0) {
-			st->bits_unused = *at++;
-			len--;
+	for (;;) {
+		if (!indefinite) {
+			if (p >= lim)
+				break;
+		} else if (is_eoc(p, lim)) {
+			p += 2;
+			break;
 		}
-		unsigned char *b = bytes(r, (size_t)len + 1);
-		if (!b)
+		hdr h;
+		pos at = p;
+		if (!header(r, p, lim, &h))
 			return NULL;
-		memcpy(b, at, (size_t)len);
-		b[len] = 0;
-		st->buf = b;
-		st->size = (int)len;
-		p = at + len;
-	} else if (!(p = read_segments(r, t->td, st, bit, p, lim))) {
-		return NULL;
+		if (h.tag != tag)
+			return mismatch(r, at, ti);
+		if (h.cons) {
+			if (!(p = read_segments(r, ti, bit, h.c, h.e ? h.e : lim, !h.e, inner, inner, sg)))
+				return NULL;
+			continue;
+		}
+		p = h.e;
+		size_t n = (size_t)(h.e - h.c);
+		if (!n)
+			continue;
+		pos from = h.c;
+		if (bit) {
+			sg->bits_unused = *from++;
+			n--;
+		}
+		if (!sg->out) {
+			/* Room for all that can follow; what is not used is given back. */
+			if (!(sg->out = bytes(r, (size_t)(sg->bound - from) + 1)))
+				return NULL;
+		}
+		memcpy(sg->out + sg->size, from, n);
+		sg->size += n;
 	}
-	/*
-	 * X.690 8.6.2.2: the initial octet of a BIT STRING counts 0..7 unused
-	 * bits, and 0 when there are no bits. asn1c takes any value (and shifts
-	 * by it); we refuse what cannot be re-encoded.
-	 */
-	if (bit && (st->bits_unused < 0 || st->bits_unused > 7 || (!st->size && st->bits_unused)))
-		return fail(r, p);
-	if (bit && st->size)
-		st->buf[st->size - 1] &= (unsigned char)(0xffu << st->bits_unused);
+	r->depth = depth - 1;
 	return p;
 }
 
-/* A kind not read here: asn1c decodes this subtree, allocating from the arena. */
-static COLD pos read_by_asn1c(reader *r, asn_TYPE_descriptor_t *td, void **slot, pos p, pos lim,
-                              int tag_mode)
-{
-	asn_codec_ctx_t ctx = { ASN1C_STACK_LIMIT };
-	r->needs_scan = 1;
-	megaco_arena *prev = arena_set_current(r->arena);
-	asn_dec_rval_t rv = td->ber_decoder(&ctx, td, slot, p, (size_t)(lim - p), tag_mode);
-	arena_set_current(prev);
-	if (rv.code != RC_OK) {
-		if (r->arena->failed)
-			r->nomem = 1;
-		return fail(r, p + rv.consumed);
-	}
-	return p + rv.consumed;
-}
-
-/* The runtime's own free functions: a descriptor with another one is a generated wrapper. */
-static int runtime_free(asn_struct_free_f *f)
-{
-	return f == SEQUENCE_free || f == CHOICE_free || f == SET_OF_free || f == OCTET_STRING_free ||
-	       f == NativeInteger_free || f == BOOLEAN_free || f == ASN__PRIMITIVE_TYPE_free;
-}
-
 /*
- * One value of type t into *slot (allocated when NULL), with tag_mode as
- * the member gives it.
+ * OCTET_STRING_decode_ber for BIT STRING and the constructed form: the
+ * segments' contents in one buffer; a BIT STRING's initial octet checked.
  */
-static ALWAYS_INLINE pos read_value(reader *r, const rmember *m, void **slot, HEAD, pos lim)
+static NOINLINE pos r_string_other(reader *r, OCTET_STRING_t *st, pos p, pos lim, const hdr *h,
+                                   int bit, uint32_t tag, uint32_t inner, unsigned ti)
 {
-	unsigned kind = m->kind;
-	const rtype *t = m->type;
-	int tag_mode = m->tag_mode;
-	/* Conditional branches, most frequent first: they predict better than one jump table. */
-	if (kind == K_SEQUENCE)
-		return read_sequence(r, m, slot, p, q, tag, lim);
-	if (kind == K_STRING)
-		return read_string(r, t, slot, p, q, tag, lim, tag_mode);
-	if (kind == K_INT)
-		return read_native_integer(r, t, slot, p, q, tag, lim, tag_mode);
-	if (kind == K_LIST)
-		return read_list(r, m, slot, p, q, tag, lim);
-	if (kind == K_CHOICE)
-		return read_choice(r, t, slot, p, q, tag, lim, tag_mode);
-	if (kind == K_BOOL)
-		return read_boolean(r, t, slot, p, q, tag, lim, tag_mode);
-	if (kind == K_PRIM)
-		return read_primitive(r, t, slot, p, q, tag, lim, tag_mode);
-	return read_by_asn1c(r, t->td, slot, p, lim, tag_mode);
-}
-
-static NOINLINE pos read_member_slow(reader *r, const rmember *m, void **mslot, HEAD, pos lim)
-{
-	return read_value(r, m, mslot, p, q, tag, lim);
-}
-
-static NOINLINE pos read_member_call(reader *r, const rmember *m, void **mslot, HEAD, pos lim)
-{
-	return read_member(r, m, mslot, p, q, tag, lim);
-}
-
-/*
- * A CHOICE member, untagged or with the usual EXPLICIT tag (constructed,
- * a short length that fits, one level more allowed), whose alternative has
- * a one-octet tag that the direct map finds: read_choice()'s steps without
- * its call, the alternative read directly. Anything else is read_choice()'s,
- * from the start (nothing has changed until the alternative is known).
- */
-static ALWAYS_INLINE pos read_choice_member(reader *r, const rmember *m, void **mslot, HEAD,
-                                            pos lim)
-{
-	const rtype *t = m->type;
-	pos c = p, e = lim;
-	size_t len;
-	int tagged = m->tag_mode != 0;
-	if (!t->no_tags || (tagged && m->tag_mode != 1))
-		goto other;
-	if (tagged) {
-		if (!(*p & 0x20) || q >= lim || r->depth >= r->max_depth ||
-		    !(c = get_short_len(q, lim, &len)) || !len)
-			goto other;
-		e = c + len;
-	}
-	unsigned b = *c;
-	if ((b & 0x1f) == 0x1f)
-		goto other;
-	ber_tlv_tag_t atag = (ber_tlv_tag_t)((b & 0x1f) << 2 | b >> 6);
-	unsigned i = BER_TAG_VALUE(atag);
-	if (!t->direct_map || i >= (unsigned)t->map_count || t->map[i].el_tag != atag)
-		goto other;
-	void *st = *mslot;
-	if (!st && !(st = *mslot = node(r, (size_t)t->size)))
-		return NULL;
-	int alt = t->map[i].el_no;
-	const rmember *am = &t->m[alt];
-	set_present(t, st, alt + 1);
-	void *mp = (char *)st + am->offset;
-	void **aslot = am->pointer ? (void **)mp : &mp;
-	r->depth += (unsigned)tagged;
-	pos end;
-	if (am->fast == F_SEQUENCE)
-		end = read_sequence(r, am, aslot, c, c + 1, atag, e);
-	else if (am->fast == F_LIST)
-		end = read_list(r, am, aslot, c, c + 1, atag, e);
-	else
-		end = read_member_call(r, am, aslot, c, c + 1, atag, e);
-	if (!end || !tagged)
-		return end;
-	r->depth--;
-	return end == e ? end : fail(r, end);
-other:
-	return read_choice(r, t, mslot, p, q, tag, lim, m->tag_mode);
-}
-
-/* n bytes from s to d, in line for the short strings that most are. */
-static ALWAYS_INLINE void copy_bytes(unsigned char *d, pos s, size_t n)
-{
-	if (n >= 8 && n <= 16) {
-		uint64_t a, b;
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-	} else if (n >= 4 && n < 8) {
-		uint32_t a, b;
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		memcpy(d, &a, 4);
-		memcpy(d + n - 4, &b, 4);
-	} else if (n && n < 4) {
-		d[0] = s[0];
-		d[n / 2] = s[n / 2];
-		d[n - 1] = s[n - 1];
-	} else if (n) {
-		memcpy(d, s, n);
-	}
-}
-
-/* A primitive string's len octets at v into st, NUL-terminated; the end, or NULL. */
-static ALWAYS_INLINE pos fill_octets(reader *r, OCTET_STRING_t *st, pos v, size_t len)
-{
-	unsigned char *b = bytes(r, len + 1);
-	if (!b)
-		return NULL;
-	copy_bytes(b, v, len);
-	b[len] = 0;
-	st->buf = b;
-	st->size = (int)len;
-	return v + len;
-}
-
-/*
- * Member m's value (of a SEQUENCE, a list's item, a CHOICE's alternative)
- * into *mslot, as read_value() would. The plain forms of the common
- * primitives (one primitive TLV with a short length) and empty SEQUENCEs
- * and lists are read here, CHOICEs mostly by read_choice_member(); anything
- * else, valid or not, goes to the read_* function of its kind, which
- * decides as asn1c does.
- */
-static ALWAYS_INLINE pos read_member(reader *r, const rmember *m, void **mslot, HEAD, pos lim)
-{
-	unsigned fast = m->fast;
-	if (fast == F_SEQUENCE || fast == F_LIST) {
-		/* An empty SEQUENCE or list: its node (if a pointer); no deeper than allowed. */
-		if (m->empty_ok && tag == m->tag && (*p & 0x20) && q < lim && *q == 0 &&
-		    r->depth < r->max_depth) {
-			if (!*mslot && !(*mslot = node(r, (size_t)m->type->size)))
-				return NULL;
-			return q + 1;
+	int bits_unused = 0;
+	pos e;
+	if (!h->cons) {
+		pos c = h->c;
+		if (bit && c < h->e)
+			bits_unused = *c++;
+		if (h->e - c > INT_MAX)
+			return mismatch(r, p, ti);
+		if (!(e = fill(r, st, c, (size_t)(h->e - c))))
+			return NULL;
+	} else {
+		segs sg = { .bound = h->e ? h->e : lim };
+		if (!(e = read_segments(r, ti, bit, h->c, sg.bound, !h->e, tag, inner, &sg)))
+			return NULL;
+		if (sg.out) {
+			if (sg.size > INT_MAX)
+				return mismatch(r, p, ti);
+			sg.out[sg.size] = 0;
+			st->buf = sg.out;
+			st->size = (int)sg.size;
+			/* The room not used goes back to the region (nothing came after it). */
+			r->cur = sg.out + ((sg.size + 1 + 7) & ~(size_t)7);
+			if (r->zend > r->cur)
+				r->zend = r->cur;
 		}
-		if (fast == F_SEQUENCE)
-			return read_sequence(r, m, mslot, p, q, tag, lim);
-		return read_list(r, m, mslot, p, q, tag, lim);
+		bits_unused = sg.bits_unused;
 	}
-	if (fast == F_CHOICE)
-		return read_choice_member(r, m, mslot, p, q, tag, lim);
-	if (fast == F_STRING) { /* read_string() on a primitive OCTET STRING */
-		if (tag == m->tag && !(*p & 0x20) && q < lim && *q < 0x80) {
-			size_t len = *q;
-			pos v = q + 1;
-			if (len <= (size_t)(lim - v)) {
-				OCTET_STRING_t *st = *mslot;
-				if (!st && !(st = *mslot = node(r, (size_t)m->type->size)))
-					return NULL;
-				return fill_octets(r, st, v, len);
-			}
-		}
-	} else if (fast == F_INT) { /* read_native_integer() on 1 to sizeof(long) octets */
-		if (tag == m->tag && !(*p & 0x20) && q < lim) {
-			size_t len = *q;
-			pos v = q + 1;
-			if (len - 1 < sizeof(long) && len <= (size_t)(lim - v)) {
-				pos e = v + len;
-				unsigned long l = m->type->is_unsigned || !(*v & 0x80) ? 0 : ~0ul;
-				for (; v < e; v++)
-					l = l << 8 | *v;
-				long *out = *mslot;
-				if (!out && !(out = *mslot = node(r, sizeof *out)))
-					return NULL;
-				*out = (long)l;
-				return e;
-			}
-		}
-	} else if (fast == F_BOOL) { /* read_boolean() */
-		if (tag == m->tag && !(*p & 0x20) && q < lim && *q < 0x80) {
-			size_t len = *q;
-			pos v = q + 1;
-			if (len <= (size_t)(lim - v)) {
-				BOOLEAN_t *out = *mslot;
-				if (!out && !(out = *mslot = node(r, sizeof *out)))
-					return NULL;
-				*out = 0;
-				for (size_t i = 0; i < len && !*out; i++)
-					*out = v[i];
-				return v + len;
-			}
-		}
+	if (bit) {
+		/*
+		 * X.690 8.6.2.2: the initial octet counts 0..7 unused bits, and 0
+		 * when there are no bits. asn1c takes any value; we refuse what
+		 * cannot be re-encoded.
+		 */
+		if (bits_unused < 0 || bits_unused > 7 || (!st->size && bits_unused))
+			return mismatch(r, p, ti);
+		BIT_STRING_t *bs = (BIT_STRING_t *)(void *)st;
+		bs->bits_unused = bits_unused;
+		if (st->size)
+			st->buf[st->size - 1] &= (unsigned char)(0xffu << bits_unused);
 	}
-	return read_member_slow(r, m, mslot, p, q, tag, lim);
+	return e;
 }
 
-/* ---- generated readers (tools/gen/ber_read_gen.c) ---------------------------------------- */
-
-#if defined(MEGACO_BER_READ_GEN) && !defined(BER_READ_GENERATOR)
-#define HAVE_BER_GEN 1
-#endif
-
-#if defined(HAVE_BER_GEN) || defined(BER_READ_GENERATOR)
-static uint64_t mix(uint64_t h, uint64_t v)
+/* OCTET_STRING_decode_ber: OCTET STRING, IA5String and BIT STRING, either form. */
+static ALWAYS_INLINE pos r_string(reader *r, void **slot, pos p, pos lim, const hdr *h, int bit,
+                                  size_t size, uint32_t tag, uint32_t inner, unsigned ti)
 {
-	h = (h ^ v) * 0x100000001b3u;
-	return h ^ h >> 29;
-}
-
-/*
- * The module's tables' fingerprint over everything a generated reader takes
- * as a constant: the generator writes it next to the readers it makes, and
- * they are used only when the tables built at run time give the same one,
- * so a stale or foreign output can only cost speed.
- */
-static uint64_t tables_print(void)
-{
-	uint64_t h = 0xcbf29ce484222325u;
-	h = mix(h, module_ntypes);
-	h = mix(h, module_nmembers);
-	for (unsigned i = 0; i < module_ntypes; i++) {
-		const rtype *t = &types[i];
-		h = mix(h, t->kind);
-		h = mix(h, t->one_tag);
-		h = mix(h, t->bit);
-		h = mix(h, t->is_unsigned);
-		h = mix(h, t->no_tags);
-		h = mix(h, t->tag0);
-		h = mix(h, (uint64_t)t->size);
-		h = mix(h, (uint64_t)t->count);
-		h = mix(h, t->m ? (uint64_t)(t->m - members) : ~(uint64_t)0);
-		h = mix(h, (uint64_t)t->pres_offset);
-		h = mix(h, t->pres_size);
-		h = mix(h, t->direct_map);
-		h = mix(h, (uint64_t)t->map_count);
-		for (int j = 0; t->map && j < t->map_count; j++) {
-			h = mix(h, t->map[j].el_tag);
-			h = mix(h, (uint64_t)t->map[j].el_no);
-		}
-	}
-	for (unsigned i = 0; i < module_nmembers; i++) {
-		const rmember *m = &members[i];
-		h = mix(h, (uint64_t)(m->type - types));
-		h = mix(h, m->tag);
-		h = mix(h, (uint64_t)m->offset);
-		h = mix(h, (uint64_t)m->optional);
-		h = mix(h, (uint64_t)m->tag_mode);
-		h = mix(h, m->pointer);
-		h = mix(h, m->kind);
-		h = mix(h, m->fast);
-		h = mix(h, m->special);
-		h = mix(h, m->may_end);
-		h = mix(h, m->empty_ok);
-		h = mix(h, m->idc);
-		h = mix(h, m->plain);
-	}
-	return h;
-}
-#endif
-
-#ifdef HAVE_BER_GEN
-/*
- * Building blocks of the generated readers. A generated reader is entered
- * only where the table walk would read the same member with the same
- * one-octet tag; it takes the common forms with its member layout as
- * constants, and on anything else calls the table walk's function for
- * that value or member from where it stands, having changed nothing that
- * function looks at (a node it allocated is simply found in the slot).
- * The generated readers pass the count of constructed levels open (what
- * the table walk keeps in r->depth) as an argument, kept in a register,
- * and store it into r->depth only before calling into the table walk.
- */
-
-static ALWAYS_INLINE void *g_node(reader *r, void **slot, size_t size)
-{
-	void *st = *slot;
+	OCTET_STRING_t *st = slot_node(r, slot, size);
 	if (!st)
-		st = *slot = new_node(r, size, 1);
-	return st;
-}
-
-/*
- * A generated reader's parameters: the table walk's, the tag taken as the
- * member's, and the open levels as depth (r->depth set only before calling
- * into the walk).
- */
-#define G_PARAMS reader *r, const rmember *mt, void **slot, pos p, pos lim, unsigned depth
-
-/*
- * The usual header of a SEQUENCE, list or EXPLICIT tag at p (< lim), whose
- * one identifier octet the caller matched, constructed: plain_header()
- * without the level opened. The depth is compared with max_depth only if
- * checked (a reader in or below a recursion of the module's types): the
- * others run only when max_depth is at least BER_GEN_LEVELS, the most
- * levels they can open (see read_message()).
- */
-static ALWAYS_INLINE pos g_open(reader *r, pos p, pos lim, size_t *len, unsigned depth,
-                                int checked)
-{
-	if (UNLIKELY(lim - p < 2 || (checked && depth >= r->max_depth)))
 		return NULL;
-	unsigned oct = p[1];
-	if (LIKELY(oct < 0x80)) {
-		/* The one-octet length: get_short_len()'s first case, lim - p known to be 2 or more. */
-		if (oct > (size_t)(lim - p) - 2)
-			return NULL;
-		*len = oct;
-		return p + 2;
-	}
-	return get_short_len(p + 1, lim, len);
+	if (LIKELY(!bit && !h->cons && h->e - h->c <= INT_MAX))
+		return fill(r, st, h->c, (size_t)(h->e - h->c));
+	return r_string_other(r, st, p, lim, h, bit, tag, inner, ti);
 }
 
-static ALWAYS_INLINE void g_present(char *st, int offset, int size, int present)
-{
-	char *pp = st + offset;
-	switch (size) {
-	case sizeof(int): *(int *)pp = present; break;
-	case sizeof(short): *(short *)pp = (short)present; break;
-	case sizeof(char): *(char *)pp = (char)present; break;
-	default: break;
-	}
-}
+#include "megaco_ber.inc"
 
-/*
- * fill_octets() for the generated readers: a string shorter than 16 octets
- * with 16 of the message from v on is copied as 16 (its room rounded up to
- * that), one load and store whatever its length, no choice by length.
- */
-static ALWAYS_INLINE pos g_octets(reader *r, OCTET_STRING_t *st, pos v, size_t len)
-{
-	if (LIKELY(len < 16 && r->in_end - v >= 16)) {
-		unsigned char *b = bytes(r, 16);
-		if (!b)
-			return NULL;
-		memcpy(b, v, 16);
-		b[len] = 0;
-		st->buf = b;
-		st->size = (int)len;
-		return v + len;
-	}
-	return fill_octets(r, st, v, len);
-}
+/* ---- entry point ------------------------------------------------------------------------ */
 
-/* The 8 octets at v as a big-endian number. */
-static ALWAYS_INLINE uint64_t load_be64(pos v)
+int ber_read(unsigned type, void **slot, const unsigned char *buf, size_t len,
+             megaco_arena *arena, unsigned max_depth, size_t max_size, unsigned *flags,
+             megaco_error *err)
 {
-	uint64_t x;
-	memcpy(&x, v, 8);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return x;
-}
-
-/*
- * read_member()'s F_STRING path with m's numbers as constants. This and
- * g_int() and g_bool() are called at the primitive form of the member's
- * identifier octet only: the generated code sends the other to the walk.
- */
-static ALWAYS_INLINE pos g_string(reader *r, const rmember *m, void **slot, pos p, pos lim,
-                                  unsigned depth, ber_tlv_tag_t tag, size_t size)
-{
-	pos q = p + 1;
-	if (LIKELY(q < lim && *q < 0x80)) {
-		size_t len = *q;
-		pos v = q + 1;
-		if (LIKELY(len <= (size_t)(lim - v))) {
-			OCTET_STRING_t *st = g_node(r, slot, size);
-			if (!st)
-				return NULL;
-			return g_octets(r, st, v, len);
-		}
-	}
-	r->depth = depth;
-	return read_member_slow(r, m, slot, p, q, tag, lim);
-}
-
-/* read_member()'s F_INT path. */
-static ALWAYS_INLINE pos g_int(reader *r, const rmember *m, void **slot, pos p, pos lim,
-                               unsigned depth, ber_tlv_tag_t tag, int is_unsigned)
-{
-	pos q = p + 1;
-	if (LIKELY(q < lim)) {
-		size_t len = *q;
-		pos v = q + 1;
-		if (LIKELY(len - 1 < sizeof(long) && len <= (size_t)(lim - v))) {
-			pos e = v + len;
-			unsigned long l;
-			if (LIKELY(r->in_end - v >= 8)) {
-				/* 8 octets read (all in the message), the len wanted shifted down. */
-				uint64_t x = load_be64(v);
-				unsigned sh = 8 * (8 - (unsigned)len);
-				l = is_unsigned ? (unsigned long)(x >> sh)
-				                : (unsigned long)((int64_t)x >> sh);
-			} else {
-				l = is_unsigned || !(*v & 0x80) ? 0 : ~0ul;
-				for (; v < e; v++)
-					l = l << 8 | *v;
-			}
-			long *out = g_node(r, slot, sizeof *out);
-			if (!out)
-				return NULL;
-			*out = (long)l;
-			return e;
-		}
-	}
-	r->depth = depth;
-	return read_member_slow(r, m, slot, p, q, tag, lim);
-}
-
-/* read_member()'s F_BOOL path. */
-static ALWAYS_INLINE pos g_bool(reader *r, const rmember *m, void **slot, pos p, pos lim,
-                                unsigned depth, ber_tlv_tag_t tag)
-{
-	pos q = p + 1;
-	if (LIKELY(q < lim && *q < 0x80)) {
-		size_t len = *q;
-		pos v = q + 1;
-		if (LIKELY(len <= (size_t)(lim - v))) {
-			BOOLEAN_t *out = g_node(r, slot, sizeof *out);
-			if (!out)
-				return NULL;
-			*out = 0;
-			for (size_t i = 0; i < len && !*out; i++)
-				*out = v[i];
-			return v + len;
-		}
-	}
-	r->depth = depth;
-	return read_member_slow(r, m, slot, p, q, tag, lim);
-}
-
-/* A list item whose identifier octet is not the item's own: read_list()'s general step. */
-static NOINLINE pos g_item_slow(reader *r, const rmember *elm, void **slot, pos p, pos lim,
-                                unsigned depth)
-{
-	ber_tlv_tag_t tag;
-	r->depth = depth;
-	pos q = get_tag(r, p, lim, &tag);
-	if (!q)
-		return fail(r, p);
-	if (elm->tag != (ber_tlv_tag_t)-1 && tag != elm->tag)
-		return fail(r, p);
-	return read_member_call(r, elm, slot, p, q, tag, lim);
-}
-
-/* One more item into a list being collected (read_list()'s step). */
-static ALWAYS_INLINE int g_add_item(reader *r, void ***items, void **local, size_t *n,
-                                    size_t *cap, void *item)
-{
-	if (UNLIKELY(*n == *cap)) {
-		if (!(*items = grow_items(r, *items, local, *cap)))
-			return -1;
-		*cap *= 2;
-	}
-	(*items)[(*n)++] = item;
-	return 0;
-}
-
-#include "ber_read_gen.inc"
-#endif
-
-static int generated_matches(void)
-{
-#if defined(HAVE_BER_GEN) && defined(BER_GEN_ROOT)
-	return module_ntypes && tables_print() == BER_GEN_FINGERPRINT;
-#else
-	return 0;
-#endif
-}
-
-int ber_read_mode(void)
-{
-	if (!compiled(&asn_DEF_MegacoMessage))
-		return BER_READ_MODE_DESCRIPTORS;
-#ifdef HAVE_BER_GEN
-	return gen_ready ? BER_READ_MODE_GENERATED : BER_READ_MODE_STALE;
-#else
-	return BER_READ_MODE_TABLES;
-#endif
-}
-
-static int read_message(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf,
-                        size_t len, megaco_arena *arena, unsigned max_depth, size_t *consumed,
-                        size_t *fail_at, int *needs_scan, int walk)
-{
-	if (len == 0) { /* nothing to read (and buf may be NULL) */
-		*needs_scan = 1;
-		*fail_at = 0;
-		return BER_READ_FAIL;
-	}
-	reader r = { .arena = arena, .in_end = buf + len };
+	if (type >= SCHEMA_NTYPES)
+		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "no such schema type");
+	if (len == 0)
+		return set_error(err, MEGACO_ERR_TRUNCATED, 0, "empty input");
+	reader r = { .arena = arena, .buf = buf, .in_end = buf + len, .max_size = max_size,
+		         .err = err };
 	r.max_depth = max_depth < MEGACO_DEPTH_CEILING ? max_depth : MEGACO_DEPTH_CEILING;
 	/*
 	 * One region for the whole model and its list arrays, most of the time
 	 * (REGION_PER_BYTE bytes per BER byte), small enough to share the
-	 * message's first arena block (8 KiB) with the handle: one allocator call.
+	 * message's first arena block (8 KiB) with the handle.
 	 */
 	r.next_region = len < FIRST_REGION / REGION_PER_BYTE ? len * REGION_PER_BYTE + MIN_REGION
 	                                                      : FIRST_REGION;
-	pos end = NULL;
-	if (new_region(&r, 0) != 0) {
-		*needs_scan = 1;
-		*fail_at = 0;
-		return BER_READ_NOMEM;
-	}
-	const rtype *t = compiled(td);
-	if (!t) {
-		end = read_by_asn1c(&r, td, slot, buf, buf + len, 0);
-	} else {
-		/* The root, as a member of nothing: untagged, its type's own tags. */
-		rmember root = { .type = t, .tag = t->tag0, .kind = t->kind };
-		root.plain = plain_tag(&root);
-#ifdef BER_GEN_ROOT
-		/*
-		 * The module's root with its own one-octet tag: the generated
-		 * readers, if they match and (not counting the depth) may open as
-		 * many levels as they can.
-		 */
-		if (!walk && td == &asn_DEF_MegacoMessage && gen_ready && root.plain &&
-		    buf[0] == BER_GEN_ROOT_IDC && r.max_depth >= BER_GEN_LEVELS) {
-			end = BER_GEN_ROOT(&r, &root, slot, buf, buf + len, 0);
-			goto done;
+	if (new_region(&r, 0) != 0)
+		return r.code;
+	hdr h;
+	/* (header() does not check max_size: it cannot matter when len fits it.) */
+	pos e = len <= max_size ? header(&r, r.buf, r.in_end, &h)
+	                        : header_slow(&r, r.buf, r.in_end, &h);
+	if (e) {
+		r.top_definite = h.e != NULL;
+		e = root_readers[type](&r, slot, r.buf, r.in_end, &h);
+		if (!e && !r.code) {
+			r.depth = 0;
+			e = skip_tlv(&r, r.buf, r.in_end);
 		}
-#endif
-		(void)walk;
-		ber_tlv_tag_t tag;
-		pos q = get_tag(&r, buf, buf + len, &tag);
-		if (q)
-			end = read_value(&r, &root, slot, buf, q, tag, buf + len);
 	}
-#ifdef BER_GEN_ROOT
-done:
-#endif
-	*needs_scan = r.needs_scan;
-	if (!end) {
-		*fail_at = r.fail_at ? (size_t)(r.fail_at - buf) : 0;
-		return r.nomem ? BER_READ_NOMEM : BER_READ_FAIL;
+	if (!e)
+		return r.code;
+	if (e != r.in_end)
+		return set_error(err, MEGACO_ERR_TRAILING_DATA, (size_t)(e - buf),
+		                 "%zu bytes after the end of the message", (size_t)(r.in_end - e));
+	if (r.mismatch) {
+		size_t at = (size_t)(r.mismatch - buf);
+		return set_error(err, MEGACO_ERR_MALFORMED, at,
+		                 "BER does not match the H.248.1 module near byte %zu (in %s)", at,
+		                 schema_types[r.mismatch_type].name);
 	}
-	*consumed = (size_t)(end - buf);
-	return BER_READ_OK;
-}
-
-int ber_read(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, size_t len,
-             megaco_arena *arena, unsigned max_depth, size_t *consumed, size_t *fail_at,
-             int *needs_scan)
-{
-	return read_message(td, slot, buf, len, arena, max_depth, consumed, fail_at, needs_scan, 0);
-}
-
-int ber_read_tables(asn_TYPE_descriptor_t *td, void **slot, const unsigned char *buf, size_t len,
-                    megaco_arena *arena, unsigned max_depth, size_t *consumed, size_t *fail_at,
-                    int *needs_scan)
-{
-	return read_message(td, slot, buf, len, arena, max_depth, consumed, fail_at, needs_scan, 1);
+	if (flags)
+		*flags = r.flags;
+	return MEGACO_OK;
 }

@@ -91,7 +91,8 @@ int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "unknown encoding %d", (int)enc);
 	}
 	if (rc == MEGACO_OK) {
-		(*out)->sound = 1; /* decoders build sound models: encoders skip model_check() */
+		/* decoders build sound models (encoders skip model_check()) but of what they skipped */
+		(*out)->sound = !(*out)->unknown_extension;
 		(*out)->arena.limit = 0; /* the cap is on decoding */
 	} else if (rc == MEGACO_ERR_NOMEM && arena_limit_hit()) {
 		rc = set_error(err, MEGACO_ERR_TOO_LARGE, 0,

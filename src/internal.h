@@ -23,6 +23,11 @@ struct megaco_message {
 	 * and the encoders then check the structure first (validate.c).
 	 */
 	int sound;
+	/*
+	 * A decoder skipped an alternative of an extensible CHOICE that the
+	 * module does not know (ber_reader.h): the model is not sound.
+	 */
+	int unknown_extension;
 };
 
 /* Hard ceilings the options cannot raise (they bound our own stacks). */
@@ -95,10 +100,6 @@ int text_encode_message(const megaco_message *msg, int compact, const megaco_opt
  * not looked for. Defined in text_decode.c.
  */
 int text_scan_only(const unsigned char *buf, size_t len, const megaco_options *o, megaco_error *err);
-
-/* Structural BER check (tags, lengths, depth) before asn1c sees the bytes. */
-int ber_scan(const unsigned char *buf, size_t len, unsigned max_depth, size_t max_size,
-             megaco_error *err);
 
 /* Version gate shared by every decoder: 1..3 are H.248.1 v1..v3. */
 int check_version(long version, size_t offset, megaco_error *err);

@@ -78,6 +78,7 @@ megaco_message *message_create(megaco_name_form form, const megaco_options *opts
 	msg->model = &both->model;
 	msg->form = form;
 	msg->sound = 0;
+	msg->unknown_extension = 0;
 	return msg;
 }
 

@@ -15,5 +15,6 @@ int emit_schema_c(const gen_schema *s, FILE *f);
 int emit_der_writers(const gen_schema *s, FILE *f);
 int emit_per_readers(const gen_schema *s, FILE *f);
 int emit_per_writers(const gen_schema *s, FILE *f);
+int emit_ber_readers(const gen_schema *s, FILE *f);
 
 #endif
