@@ -135,5 +135,6 @@ int per_encode_message(const megaco_message *msg, const megaco_options *o, int a
 	/* One pass over the schema with the constraints checked on the way
 	 * (per_writer.c); scratch, if any, from the caller's allocator. */
 	const megaco_allocator *al = o->allocator ? o->allocator : &megaco_default_allocator;
-	return per_write(SCHEMA_ROOT, msg->model, aligned, al, buf, cap, out_len, err);
+	unsigned depth = o->max_depth < MEGACO_DEPTH_CEILING ? o->max_depth : MEGACO_DEPTH_CEILING;
+	return per_write(SCHEMA_ROOT, msg->model, aligned, depth, al, buf, cap, out_len, err);
 }

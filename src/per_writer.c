@@ -43,7 +43,7 @@
  * (SF_RECURSIVE) can nest deeper than the schema. */
 #define PER_STACK_BUDGET ((uintptr_t)128 << 10)
 
-enum { W_OK = 0, W_CONSTRAINT = -2, W_ENCODE = -3, W_NOMEM = -4, W_DEEP = -5 };
+enum { W_OK = 0, W_CONSTRAINT = -2, W_ENCODE = -3, W_NOMEM = -4, W_DEEP = -5, W_LEVELS = -6 };
 
 /* How a string's units go out (the generator passes these). */
 enum { ST_OCTETS, ST_IA5, ST_BITS, ST_OID };
@@ -55,6 +55,7 @@ typedef struct pw {
 	size_t cap, len;       /* len: whole bytes produced so far */
 	const megaco_allocator *al;
 	uintptr_t stack_floor; /* recursion stops when the stack reaches down to here */
+	unsigned rec, rec_max; /* recursive types around the value written, and the most */
 	int error;             /* W_* once a writer returned -1 */
 	const schema_member *fail_member;
 	int fail_type;
@@ -206,10 +207,7 @@ static ALWAYS_INLINE size_t put_length(pw *w, int A, size_t n)
 /* Octets needed for d (at least one). */
 static inline unsigned octets_of(uint64_t d)
 {
-	unsigned n = 1;
-	while (n < 8 && (d >> (8 * n)))
-		n++;
-	return n;
+	return (unsigned)(64 - __builtin_clzll(d | 1) + 7) >> 3;
 }
 
 /*
@@ -467,10 +465,15 @@ static ALWAYS_INLINE int put_chars7(pw *w, const schema_member *sm, const uint8_
 /* Are the n octets at s all 0..127? */
 static NOINLINE int ascii(const uint8_t *s, size_t n)
 {
-	uint8_t acc = 0;
-	for (size_t i = 0; i < n; i++)
+	uint64_t acc = 0, word;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&word, s + i, 8);
+		acc |= word;
+	}
+	for (; i < n; i++)
 		acc |= s[i];
-	return !(acc & 0x80);
+	return !(acc & UINT64_C(0x8080808080808080));
 }
 
 /* Characters of ubits bits each, within clo..chi (asn1c's per_put_characters
@@ -584,7 +587,57 @@ static ALWAYS_INLINE int w_string(pw *w, int A, const char *m, const schema_memb
 
 #include "megaco_per_write.inc"
 
-/* ---- entry point ------------------------------------------------------------------------ */
+/* ---- the depth bound ---------------------------------------------------------------------- */
+
+/*
+ * Whether a constructed value of type t at level d (the root's is 0), or
+ * one inside it, is at level max or deeper: what the PER reader refuses
+ * under the same max_depth. Recurses at most max levels.
+ */
+static int deeper(unsigned t, const char *v, unsigned d, unsigned max)
+{
+	const schema_type *ty = &schema_types[t];
+	if (ty->kind != SK_SEQUENCE && ty->kind != SK_CHOICE && ty->kind != SK_SEQUENCE_OF)
+		return 0;
+	if (d >= max)
+		return 1;
+	if (ty->kind == SK_SEQUENCE_OF) {
+		const asn_anonymous_set_ *l = _A_CSET_FROM_VOID(v);
+		const schema_member *m = &schema_members[ty->first];
+		for (int i = 0; i < l->count; i++)
+			if (l->array[i] && deeper(m->type, l->array[i], d + 1, max))
+				return 1;
+		return 0;
+	}
+	unsigned first = ty->first, end = first + ty->count;
+	if (ty->kind == SK_CHOICE) {
+		int k = present(v + ty->pres_offset, ty->pres_size);
+		if (k <= 0 || k > ty->count)
+			return 0;
+		first += (unsigned)k - 1, end = first + 1;
+	}
+	for (unsigned k = first; k < end; k++) {
+		const schema_member *m = &schema_members[k];
+		const char *p = schema_member_value(m, v);
+		if (p && deeper(m->type, p, d + 1, max))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The written value's nesting against max_depth, exactly, but walked only
+ * when the writer's count could pass it: a path through r recursive types
+ * is at most r + 1 segments of PER_SEGMENT_LEVELS levels.
+ */
+static int levels_ok(pw *w, unsigned type, const char *v, unsigned max_depth)
+{
+	if ((uint64_t)(w->rec_max + 1) * PER_SEGMENT_LEVELS <= max_depth ||
+	    !deeper(type, v, 0, max_depth))
+		return 1;
+	stop_type(w, W_LEVELS, (int)type, "nested deeper than max_depth");
+	return 0;
+}
 
 /* The type whose member m is; -1 for none. */
 static int parent_of(const schema_member *m)
@@ -600,7 +653,7 @@ static int parent_of(const schema_member *m)
 	return -1;
 }
 
-static int report(const pw *w, int A, megaco_error *err)
+static int report(const pw *w, int A, unsigned max_depth, megaco_error *err)
 {
 	const schema_member *m = w->fail_member;
 	int parent = m ? parent_of(m) : -1;
@@ -615,6 +668,10 @@ static int report(const pw *w, int A, megaco_error *err)
 		return set_error(err, MEGACO_ERR_TOO_DEEP, 0,
 		                 "%s%s%s: model nested too deeply (over %u KiB of stack)", name, dot,
 		                 member, (unsigned)(PER_STACK_BUDGET >> 10));
+	case W_LEVELS:
+		return set_error(err, MEGACO_ERR_TOO_DEEP, 0,
+		                 "%s: nesting deeper than %u levels, which a reader under the same "
+		                 "options refuses", name, max_depth);
 	case W_CONSTRAINT:
 		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s%s%s: %s", name, dot, member,
 		                 w->fail_why);
@@ -624,8 +681,9 @@ static int report(const pw *w, int A, megaco_error *err)
 	}
 }
 
-int per_write(unsigned type, const void *ptr, int aligned, const megaco_allocator *al,
-              unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
+int per_write(unsigned type, const void *ptr, int aligned, unsigned max_depth,
+              const megaco_allocator *al, unsigned char *buf, size_t cap, size_t *out_len,
+              megaco_error *err)
 {
 	char top;
 	uintptr_t here = (uintptr_t)&top;
@@ -637,8 +695,8 @@ int per_write(unsigned type, const void *ptr, int aligned, const megaco_allocato
 	int rc = type < SCHEMA_NTYPES ? write_root(&w, type, A, ptr) : 1;
 	if (rc > 0)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "no such constructed schema type");
-	if (rc < 0)
-		return report(&w, A, err);
+	if (rc < 0 || !levels_ok(&w, type, ptr, max_depth))
+		return report(&w, A, max_depth, err);
 	size_t len = finish(&w);
 	*out_len = len;
 	if (len > cap)

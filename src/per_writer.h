@@ -16,19 +16,22 @@
  * ALIGNED. buf may be NULL when cap is 0. On success *out_len is the
  * encoding's size. Too small a buffer gives MEGACO_ERR_BUFFER_TOO_SMALL with
  * *out_len set to the size needed and buf[0..cap) holding the start of the
- * encoding. The constraints are checked as asn_check_constraints() would.
+ * encoding. The constraints are checked as asn_check_constraints() would,
+ * and the nesting as the PER reader checks it: a constructed value at
+ * level max_depth or deeper (the root's level is 0) is refused.
  * No allocation unless an extension addition or alternative encodes to
  * more than 256 octets: scratch for it from al (not NULL), given back
  * before the return.
  *
  * Returns MEGACO_OK; MEGACO_ERR_BUFFER_TOO_SMALL, MEGACO_ERR_CONSTRAINT (a
  * violated constraint or a model that cannot be encoded: missing mandatory
- * member, no CHOICE alternative), MEGACO_ERR_TOO_DEEP (a model nested so
- * deep its recursion would pass 128 KiB of stack; only recursive types
- * can), MEGACO_ERR_INVALID_ARGUMENT (no such constructed type, NULL ptr) or
+ * member, no CHOICE alternative), MEGACO_ERR_TOO_DEEP (past max_depth,
+ * or a model nested so deep its recursion would pass 128 KiB of stack;
+ * only recursive types can), MEGACO_ERR_INVALID_ARGUMENT (no such constructed type, NULL ptr) or
  * MEGACO_ERR_NOMEM, each with err filled.
  */
-int per_write(unsigned type, const void *ptr, int aligned, const megaco_allocator *al,
-              unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err);
+int per_write(unsigned type, const void *ptr, int aligned, unsigned max_depth,
+              const megaco_allocator *al, unsigned char *buf, size_t cap, size_t *out_len,
+              megaco_error *err);
 
 #endif

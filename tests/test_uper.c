@@ -139,14 +139,16 @@ static void test_corpus_encode(void **state)
 		assert_bytes_equal(e->name, ref.p, ref.len, b, n);
 		unsigned char *out = malloc(n + 16);
 		size_t len = 0;
-		assert_int_equal(per_write(SCHEMA_ROOT, model, 0, &megaco_default_allocator, out, n + 16,
-		                           &len, NULL), MEGACO_OK);
+		assert_int_equal(per_write(SCHEMA_ROOT, model, 0, MEGACO_DEPTH_CEILING,
+		                           &megaco_default_allocator, out, n + 16, &len, NULL),
+		                 MEGACO_OK);
 		assert_bytes_equal(e->name, out, len, b, n);
 		/* Too small: the size needed still comes back, the prefix is right. */
 		for (size_t cap = 0; cap < n; cap += 1 + cap / 2) {
 			memset(out, 0xAA, n + 16);
-			assert_int_equal(per_write(SCHEMA_ROOT, model, 0, &megaco_default_allocator, out, cap,
-			                           &len, NULL), MEGACO_ERR_BUFFER_TOO_SMALL);
+			assert_int_equal(per_write(SCHEMA_ROOT, model, 0, MEGACO_DEPTH_CEILING,
+			                           &megaco_default_allocator, out, cap, &len, NULL),
+			                 MEGACO_ERR_BUFFER_TOO_SMALL);
 			assert_int_equal(len, n);
 			assert_memory_equal(out, b, cap);
 			assert_int_equal(out[cap], 0xAA);
@@ -185,8 +187,8 @@ static void writer_agrees(const char *name, const char *what, void *model)
 		ok = uper_encode(&asn_DEF_MegacoMessage, model, grow_write, &ref).encoded >= 0;
 	static unsigned char out[65536];
 	size_t len = 0;
-	int rc = per_write(SCHEMA_ROOT, model, 0, &megaco_default_allocator, out, sizeof out, &len,
-	                   NULL);
+	int rc = per_write(SCHEMA_ROOT, model, 0, MEGACO_DEPTH_CEILING, &megaco_default_allocator,
+	                   out, sizeof out, &len, NULL);
 	if ((rc == 0) != ok)
 		fail_msg("%s (%s): writer %d, asn1c %s", name, what, rc, ok ? "encodes" : "refuses");
 	if (ok)
