@@ -22,6 +22,13 @@ static FILE *out;
 static const gen_schema *S;
 static int failed;
 
+/*
+ * Cut types: recursive types such that every cycle of the schema passes
+ * through one (a feedback vertex set, found greedily). Only they count
+ * their nesting while writing; between two of them a path is acyclic.
+ */
+static unsigned char cut[GEN_MAX_TYPES];
+
 static void refuse(const char *type, const char *member, const char *why)
 {
 	fprintf(stderr, "per_write_emit: %s%s%s: %s\n", type ? type : "?", member ? "." : "",
@@ -344,19 +351,19 @@ static void emit_list(int ti, int A)
 static void emit_type(int ti, int A)
 {
 	const schema_type *t = &S->types[ti].t;
-	int rec = (t->flags & SF_RECURSIVE) != 0;
+	int rec = cut[ti];
 	if (rec)
-		/* A recursive type counts its nesting for the depth bound and
-		 * probes the stack (a cyclic model must not overflow it). */
+		/* A cut type counts its nesting for the depth bound. */
 		fprintf(out, "\nstatic int %cb_%d(pw *w, const char *v);\n"
 		             "static int %c_%d(pw *w, const char *v)\n{\n"
-		             "\tif (too_deep(w, %d))\n\t\treturn -1;\n"
 		             "\tif (++w->rec > w->rec_max)\n\t\tw->rec_max = w->rec;\n"
 		             "\tint rc = %cb_%d(w, v);\n\tw->rec--;\n\treturn rc;\n}\n",
-		        vp(A), ti, vp(A), ti, ti, vp(A), ti);
+		        vp(A), ti, vp(A), ti, vp(A), ti);
 	fprintf(out, "\n/* %s */\nstatic int %c%s_%d(pw *w, const char *v)\n{\n", t->name ? t->name : "?",
 	        vp(A), rec ? "b" : "", ti);
 	fputs(t->count ? "\tconst char *m;\n" : "\t(void)v;\n", out);
+	if (t->flags & SF_RECURSIVE) /* a cyclic model must not overflow the stack */
+		fprintf(out, "\tif (too_deep(w, %d))\n\t\treturn -1;\n", ti);
 	if (t->kind == SK_SEQUENCE)
 		emit_sequence(ti, A);
 	else if (t->kind == SK_CHOICE)
@@ -375,10 +382,44 @@ static void emit_open(int k, int A)
 	fputs("\treturn 0;\n}\n", out);
 }
 
+
+/* A cycle among non-cut types reachable from ti: the type it returns to, or -1. */
+static int cycle_from(int ti, unsigned char *state)
+{
+	const schema_type *t = &S->types[ti].t;
+	if (!constructed(t->kind) || cut[ti] || state[ti] == 2)
+		return -1;
+	if (state[ti] == 1)
+		return ti;
+	state[ti] = 1;
+	for (int i = 0; i < t->count; i++) {
+		int c = cycle_from(S->members[t->first + i].m.type, state);
+		if (c >= 0)
+			return c;
+	}
+	state[ti] = 2;
+	return -1;
+}
+
+static void find_cuts(void)
+{
+	static unsigned char state[GEN_MAX_TYPES];
+	memset(cut, 0, sizeof cut);
+	for (;;) {
+		int c = -1;
+		memset(state, 0, sizeof state);
+		for (int i = 0; i < S->ntypes && c < 0; i++)
+			c = cycle_from(i, state);
+		if (c < 0)
+			return;
+		cut[c] = 1;
+	}
+}
+
 /*
  * Levels of constructed values a value of type ti spans before it reaches
- * a recursive type (which starts a new segment): every path of a model is
- * at most (recursive types on it + 1) such segments.
+ * a cut type (which starts a new segment): every path of a model is at
+ * most (cut types on it + 1) such segments.
  */
 static int segment(int ti, int *memo)
 {
@@ -390,7 +431,7 @@ static int segment(int ti, int *memo)
 	int most = 0;
 	for (int i = 0; i < t->count; i++) {
 		int c = S->members[t->first + i].m.type;
-		if (!(S->types[c].t.flags & SF_RECURSIVE)) {
+		if (!cut[c]) {
 			int d = segment(c, memo);
 			if (d > most)
 				most = d;
@@ -408,6 +449,7 @@ int emit_per_writers(const gen_schema *s, FILE *f)
 	emit_includes(s, out);
 	static int memo[GEN_MAX_TYPES];
 	int seg = 0;
+	find_cuts();
 	memset(memo, 0, sizeof memo);
 	for (int i = 0; i < s->ntypes; i++)
 		if (segment(i, memo) > seg)
