@@ -318,6 +318,44 @@ static void test_encode_mutations(void **state)
 	print_message("writer verdicts on %zu mutated nodes\n", tried);
 }
 
+/*
+ * The writer's depth bound is the reader's: under every max_depth, a corpus
+ * message encodes exactly when its bytes decode (else TOO_DEEP).
+ */
+static void test_depth_agrees(void **state)
+{
+	(void)state;
+	unsigned refused = 0;
+	for (size_t i = 0; i < the_corpus->count; i++) {
+		const corpus_entry *e = &the_corpus->entries[i];
+		if (!e->path[MEGACO_ENC_PER - 1] || !e->valid)
+			continue;
+		size_t n;
+		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
+		megaco_message *m = NULL;
+		assert_int_equal(megaco_decode(MEGACO_ENC_PER, b, n, NULL, &m, NULL), MEGACO_OK);
+		for (unsigned d = 1; d <= 40; d++) {
+			megaco_options o;
+			megaco_options_init(&o);
+			o.max_depth = d;
+			megaco_message *back = NULL;
+			int drc = megaco_decode(MEGACO_ENC_PER, b, n, &o, &back, NULL);
+			megaco_message_free(back);
+			static unsigned char out[65536];
+			size_t len = 0;
+			int erc = megaco_encode(m, MEGACO_ENC_PER, &o, out, sizeof out, &len, NULL);
+			if ((drc == MEGACO_OK) != (erc == MEGACO_OK) ||
+			    (erc != MEGACO_OK && erc != MEGACO_ERR_TOO_DEEP))
+				fail_msg("%s, max_depth %u: decode %s, encode %s", e->name, d,
+				         megaco_strerror(drc), megaco_strerror(erc));
+			refused += erc != MEGACO_OK;
+		}
+		megaco_message_free(m);
+		free(b);
+	}
+	assert_true(refused > 0);
+}
+
 static void test_corpus_decode(void **state)
 {
 	(void)state;
@@ -478,6 +516,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_corpus_encode),
 		cmocka_unit_test(test_encode_mutations),
+		cmocka_unit_test(test_depth_agrees),
 		cmocka_unit_test(test_corpus_decode),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_depth_bound),
