@@ -594,7 +594,7 @@ static ALWAYS_INLINE int w_string(pw *w, int A, const char *m, const schema_memb
  * one inside it, is at level max or deeper: what the PER reader refuses
  * under the same max_depth. Recurses at most max levels.
  */
-static int deeper(unsigned t, const char *v, unsigned d, unsigned max)
+static NOINLINE int deeper(unsigned t, const char *v, unsigned d, unsigned max)
 {
 	const schema_type *ty = &schema_types[t];
 	if (ty->kind != SK_SEQUENCE && ty->kind != SK_CHOICE && ty->kind != SK_SEQUENCE_OF)
@@ -630,13 +630,19 @@ static int deeper(unsigned t, const char *v, unsigned d, unsigned max)
  * when the writer's count could pass it: a path through r recursive types
  * is at most r + 1 segments of PER_SEGMENT_LEVELS levels.
  */
-static int levels_ok(pw *w, unsigned type, const char *v, unsigned max_depth)
+static COLD int levels_walk(pw *w, unsigned type, const char *v, unsigned max_depth)
 {
-	if ((uint64_t)(w->rec_max + 1) * PER_SEGMENT_LEVELS <= max_depth ||
-	    !deeper(type, v, 0, max_depth))
+	if (!deeper(type, v, 0, max_depth))
 		return 1;
 	stop_type(w, W_LEVELS, (int)type, "nested deeper than max_depth");
 	return 0;
+}
+
+static inline int levels_ok(pw *w, unsigned type, const char *v, unsigned max_depth)
+{
+	if (LIKELY((uint64_t)(w->rec_max + 1) * PER_SEGMENT_LEVELS <= max_depth))
+		return 1;
+	return levels_walk(w, type, v, max_depth);
 }
 
 /* The type whose member m is; -1 for none. */
@@ -688,8 +694,10 @@ int per_write(unsigned type, const void *ptr, int aligned, unsigned max_depth,
 	char top;
 	uintptr_t here = (uintptr_t)&top;
 	int A = aligned != 0;
-	pw w = { .buf = buf, .cap = buf ? cap : 0, .al = al,
-		     .stack_floor = here > PER_STACK_BUDGET ? here - PER_STACK_BUDGET : 0 };
+	pw w; /* the failure fields are set by stop() before anything reads them */
+	w.acc = 0, w.nacc = 0, w.buf = buf, w.cap = buf ? cap : 0, w.len = 0, w.al = al;
+	w.stack_floor = here > PER_STACK_BUDGET ? here - PER_STACK_BUDGET : 0;
+	w.rec = 0, w.rec_max = 0;
 	if (!ptr)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "no value");
 	int rc = type < SCHEMA_NTYPES ? write_root(&w, type, A, ptr) : 1;
