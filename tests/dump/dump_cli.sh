@@ -20,6 +20,16 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$dump" --version | grep -q '^megaco-dump (libmegaco) [0-9]' || fail "--version"
 rc=0; "$dump" --bogus 2>/dev/null || rc=$?
 [[ $rc == 2 ]] || fail "unknown option gives exit status $rc, not 2"
+rc=0; "$dump" --stats --count no-such.pcap > missing.out 2>/dev/null || rc=$?
+[[ $rc == 2 && ! -s missing.out ]] || fail "a missing capture: exit status $rc, output $(head -2 missing.out)"
+if "$dump" --version | grep -q '^captures: none'; then
+  # built without libpcap: a capture is refused, saying why
+  rc=0; "$dump" --stats /dev/null > nopcap.out 2> nopcap.err || rc=$?
+  [[ $rc == 2 && ! -s nopcap.out ]] && grep -q 'built without libpcap' nopcap.err ||
+    fail "without libpcap: exit status $rc, $(cat nopcap.err nopcap.out)"
+  echo "dump_cli: SKIP: megaco-dump was built without libpcap (it reads message logs only), and every check here starts from a capture"
+  exit 77
+fi
 
 # --- the reference capture: every text and BER corpus message, UDP ----------
 files=$(ls "$corpus"/pretty/* "$corpus"/compact/* "$corpus"/ber/*)

@@ -13,6 +13,10 @@ dump=$1 corpus=$2
 here=$(cd "$(dirname "$0")" && pwd)
 skip() { echo "dump_erlang: SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
+if "$dump" --version | grep -q '^captures: none'; then
+  echo "dump_erlang: SKIP: megaco-dump was built without libpcap (it reads message logs only)"
+  exit 77
+fi
 [[ $(id -u) == 0 ]] || skip "tcpdump needs root to capture on lo"
 command -v tcpdump >/dev/null || skip "tcpdump is not installed"
 command -v escript >/dev/null || skip "escript (Erlang/OTP) is not installed"

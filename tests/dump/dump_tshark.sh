@@ -6,6 +6,10 @@
 set -euo pipefail
 dump=$1 mkpcap=$2 corpus=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
+if "$dump" --version | grep -q '^captures: none'; then
+  echo "dump_tshark: SKIP: megaco-dump was built without libpcap (it reads message logs only)"
+  exit 77
+fi
 if ! command -v tshark >/dev/null; then
   echo "dump_tshark: SKIP: tshark is not installed (scripts/install-deps.sh installs it)"
   exit 77

@@ -170,6 +170,11 @@ static int linktype_known(int lt)
 	}
 }
 
+const char *capture_library(void)
+{
+	return pcap_lib_version();
+}
+
 int capture_run(dump_ctx *ctx, const char *path)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];

@@ -2,6 +2,7 @@
  * megaco-dump: Megaco/H.248 messages out of packet captures and message logs.
  * The pipeline, one file per stage:
  *   capture.c  pcap/pcapng through libpcap, link layers, IPv4/IPv6
+ *              (capture_nopcap.c instead in a build without libpcap)
  *   ip_frag.c  IP fragment reassembly
  *   transport.c UDP, and splitting a payload into messages
  *   sctp_data.c SCTP DATA chunks, fragmented user messages reassembled
@@ -81,6 +82,8 @@ typedef struct dump_ctx {
 /* Reads a capture file ("-" for stdin). Returns 0, 1 when the capture was
  * cut short (reported, what was read is kept) or 2 when it cannot be read. */
 int capture_run(dump_ctx *ctx, const char *path);
+/* What reads captures: libpcap's version, or none (capture_nopcap.c). */
+const char *capture_library(void);
 
 /* --- ip_frag.c ------------------------------------------------------- */
 ip_frag_table *ip_frag_new(void);

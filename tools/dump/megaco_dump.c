@@ -404,7 +404,8 @@ int main(int argc, char **argv)
 			status = 0;
 			goto done;
 		} else if (!strcmp(a, "--version")) {
-			printf("megaco-dump (libmegaco) %s\n", megaco_version());
+			printf("megaco-dump (libmegaco) %s\ncaptures: %s\n", megaco_version(),
+			       capture_library());
 			status = 0;
 			goto done;
 		} else if (!strcmp(a, "--to") && val) {
@@ -515,11 +516,12 @@ int main(int argc, char **argv)
 	sctp_table_free(&ctx, ctx.sctp);
 	ctx.sctp = NULL;
 	progress(&ctx, 1);
+	/* (an input that could not be opened has no count or statistics) */
 	if (app.last_only && app.last_len)
 		fwrite(app.last_line, 1, app.last_len, app.out);
-	if (count_only)
+	if (count_only && rc != 2)
 		fprintf(app.out, "%llu\n", (unsigned long long)app.matched);
-	if (app.st)
+	if (app.st && rc != 2)
 		stats_report(app.st, &ctx, app.out);
 	if (app.log && msglog_close(app.log)) {
 		fprintf(stderr, "megaco-dump: %s: write error\n", log_out);
