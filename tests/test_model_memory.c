@@ -122,9 +122,12 @@ static void test_cap_in_every_encoding(void **state)
 static void test_default_cap_stops_amplification(void **state)
 {
 	(void)state;
+	/* Nodes are mostly pointers: on a 32-bit CPU the same acks take about
+	 * half the memory, and twice as many pass the cap. */
+	size_t scale = 8 / sizeof(void *);
 	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
 		size_t len;
-		void *in = acks_in(enc, enc == MEGACO_ENC_PER ? 120000 : 90000, 1, &len);
+		void *in = acks_in(enc, (enc == MEGACO_ENC_PER ? 120000 : 90000) * scale, 1, &len);
 		megaco_message *m = NULL;
 		megaco_error err;
 		assert_int_equal(megaco_decode(enc, in, len, NULL, &m, &err), MEGACO_ERR_TOO_LARGE);
