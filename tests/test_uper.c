@@ -379,10 +379,19 @@ static void test_corpus_decode(void **state)
 	assert_int_equal(done, 149);
 }
 
-/* Every truncation, every single-bit flip, every byte set to 00 and FF. */
+/*
+ * Every truncation, every single-bit flip, every byte set to 00 and FF.
+ * Under an emulator (test_light()), each octet gets one flip, the bit
+ * rotating with the octet's position, and 00 or FF in turn.
+ */
 static void test_mutations(void **state)
 {
 	(void)state;
+	int light = test_light();
+	if (light)
+		test_light_note("test_mutations flips one bit per octet (bit = octet index mod 8) "
+		                "instead of all 8, and sets each octet to 00 or FF in turn instead "
+		                "of both; every truncation as before");
 	for (size_t i = 0; i < the_corpus->count; i++) {
 		const corpus_entry *e = &the_corpus->entries[i];
 		if (!e->path[MEGACO_ENC_PER - 1])
@@ -396,16 +405,22 @@ static void test_mutations(void **state)
 			check_same(e->name, "truncated", m, cut);
 		}
 		for (size_t bit = 0; bit < 8 * n; bit++) {
+			if (light && bit % 8 != bit / 8 % 8)
+				continue;
 			memcpy(m, b, n);
 			m[bit >> 3] ^= (unsigned char)(0x80 >> (bit & 7));
 			check_same(e->name, "bit flip", m, n);
 		}
 		for (size_t k = 0; k < n; k++) {
 			memcpy(m, b, n);
-			m[k] = 0;
-			check_same(e->name, "byte 00", m, n);
-			m[k] = 0xFF;
-			check_same(e->name, "byte FF", m, n);
+			if (!light || k % 2 == 0) {
+				m[k] = 0;
+				check_same(e->name, "byte 00", m, n);
+			}
+			if (!light || k % 2 == 1) {
+				m[k] = 0xFF;
+				check_same(e->name, "byte FF", m, n);
+			}
 		}
 		free(m);
 		free(b);

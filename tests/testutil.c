@@ -1,6 +1,7 @@
 /* Test helpers: manifest loading with libyaml, file reading, byte compares. */
 #include "testutil.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,6 +297,22 @@ megaco_message *decode_file(const char *path, megaco_encoding enc, unsigned char
 		free(b);
 	}
 	return m;
+}
+
+int test_light(void)
+{
+	const char *e = getenv("MEGACO_TEST_EMULATOR");
+	return e && *e;
+}
+
+void test_light_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	printf("# lighter under %s: ", getenv("MEGACO_TEST_EMULATOR"));
+	vprintf(fmt, ap);
+	putchar('\n');
+	va_end(ap);
 }
 
 int on_path(const char *prog)

@@ -48,6 +48,18 @@ char *model_dump(const megaco_message *m);
 megaco_message *decode_file(const char *path, megaco_encoding enc, unsigned char **bytes,
                             size_t *len);
 
+/*
+ * 1 when the test runs under an emulator: ctest sets MEGACO_TEST_EMULATOR
+ * to the emulator's name in a cross build (tests/CMakeLists.txt). The
+ * exhaustive mutation loops then take a lighter pass, still over every
+ * corpus message and every kind of mutation but at fewer positions, and
+ * print what they reduce with test_light_note(). Setting the variable in a
+ * native run gives the same pass (to compare what each covers).
+ */
+int test_light(void);
+/* Prints "# lighter under EMULATOR: what" (a printf format). */
+void test_light_note(const char *fmt, ...);
+
 /* 1 when prog is an executable on PATH (the Erlang peer tests skip otherwise). */
 int on_path(const char *prog);
 
