@@ -19,6 +19,7 @@
 #include "constr_CHOICE.h"
 #include "constr_SEQUENCE.h"
 #include "constr_SET_OF.h"
+#include "gen_lit.h"
 #include "schema_emit.h"
 
 /* What der_writer.c's leaf writers check (its CK_* values). */
@@ -41,14 +42,6 @@ static int failed;
 static int constructed(int kind)
 {
 	return kind == SK_SEQUENCE || kind == SK_CHOICE || kind == SK_SEQUENCE_OF || kind == SK_SET_OF;
-}
-
-static void ll(long long v)
-{
-	if (v == LLONG_MIN)
-		fprintf(out, "(-%lldLL - 1)", LLONG_MAX);
-	else
-		fprintf(out, "%lldLL", v);
 }
 
 /*
@@ -110,9 +103,9 @@ static void emit_value(const dval *d, const char *ind)
 		bounds(&pc->size, &lo, &hi);
 		if (t->kind == SK_SEQUENCE_OF && (lo != LLONG_MIN || hi != LLONG_MAX)) {
 			fprintf(out, "%s\tif (w->check && !list_ok(w, m, %s, ", ind, d->ref);
-			ll(lo);
+			fputs(lit(lo), out);
 			fputs(", ", out);
-			ll(hi);
+			fputs(lit(hi), out);
 			fputs("))\n", out);
 			fprintf(out, "%s\t\treturn NULL;\n", ind);
 		}
@@ -142,9 +135,9 @@ static void emit_value(const dval *d, const char *ind)
 		}
 		fprintf(out, "%sif (!(p = w_int(w, p, m, %s, 0x%02x, %d, %d, ", ind, d->ref, id, ck,
 		        (t->flags & SF_UNSIGNED) != 0);
-		ll(lo);
+		fputs(lit(lo), out);
 		fputs(", ", out);
-		ll(hi);
+		fputs(lit(hi), out);
 		fprintf(out, ")))\n%s\treturn NULL;\n", ind);
 		return;
 	case SK_ENUM:
@@ -165,9 +158,9 @@ static void emit_value(const dval *d, const char *ind)
 		ck = lo != LLONG_MIN || hi != LLONG_MAX ? CK_RANGE : CK_NONE;
 		fprintf(out, "%sif (!(p = w_bits(w, p, m, %s, 0x%02x, %d, %d, ", ind, d->ref, id, ck,
 		        (d->flags & SM_NAMED_BITS) != 0);
-		ll(lo);
+		fputs(lit(lo), out);
 		fputs(", ", out);
-		ll(hi);
+		fputs(lit(hi), out);
 		fprintf(out, ")))\n%s\treturn NULL;\n", ind);
 		return;
 	default: /* SK_OCTETS, SK_IA5 */
@@ -185,9 +178,9 @@ static void emit_value(const dval *d, const char *ind)
 		}
 		fprintf(out, "%sif (!(p = w_octets(w, p, m, %s, 0x%02x, %d, %d, ", ind, d->ref, id, ck,
 		        t->kind == SK_IA5);
-		ll(lo);
+		fputs(lit(lo), out);
 		fputs(", ", out);
-		ll(hi);
+		fputs(lit(hi), out);
 		fprintf(out, ", %lld, %lld)))\n%s\treturn NULL;\n", clo, chi, ind);
 		return;
 	}

@@ -5,22 +5,25 @@
 #include <limits.h>
 #include <stdio.h>
 
-/* Not every generator prints longs: lit() may go unused. */
-static const char *lit(long v) __attribute__((unused));
+/* Not every generator prints numbers: lit() may go unused. */
+static const char *lit(long long v) __attribute__((unused));
 
 /*
- * A long as a C constant expression (LONG_MIN has no literal). Returns one
- * of four rotating buffers, so up to four results can share one printf().
+ * A number as a C constant expression of type long long, so generated code
+ * means the same on every target whatever the host's long is (32 bits on
+ * armhf; the host's LONG_MAX is no constant there), and LLONG_MIN, which
+ * has no literal, as an expression. Returns one of four rotating buffers,
+ * so up to four results can share one printf().
  */
-static const char *lit(long v)
+static const char *lit(long long v)
 {
 	static char buf[4][32];
 	static int k;
 	char *b = buf[k++ & 3];
-	if (v == LONG_MIN)
-		snprintf(b, sizeof buf[0], "(-%ldL - 1)", LONG_MAX);
+	if (v == LLONG_MIN)
+		snprintf(b, sizeof buf[0], "(-%lldLL - 1)", LLONG_MAX);
 	else
-		snprintf(b, sizeof buf[0], "%ldL", v);
+		snprintf(b, sizeof buf[0], "%lldLL", v);
 	return b;
 }
 

@@ -19,6 +19,7 @@
 #include "NativeInteger.h"
 #include "OBJECT_IDENTIFIER.h"
 #include "OCTET_STRING.h"
+#include "gen_lit.h"
 
 static const char *const kind_names[] = {
 	[SK_SEQUENCE] = "SK_SEQUENCE", [SK_CHOICE] = "SK_CHOICE", [SK_SEQUENCE_OF] = "SK_SEQUENCE_OF",
@@ -35,20 +36,12 @@ static int runtime_type(const asn_TYPE_descriptor_t *td)
 	       td == &asn_DEF_OBJECT_IDENTIFIER || td == &asn_DEF_INTEGER;
 }
 
-static void put_ll(FILE *f, long long v)
-{
-	if (v == LLONG_MIN)
-		fprintf(f, "(-%lldLL - 1)", LLONG_MAX);
-	else
-		fprintf(f, "%lldLL", v);
-}
-
 static void put_range(FILE *f, const schema_range *r)
 {
 	fprintf(f, "{ %u, %d, %d, ", r->flags, r->range_bits, r->effective_bits);
-	put_ll(f, r->lower);
+	fputs(lit(r->lower), f);
 	fputs(", ", f);
-	put_ll(f, r->upper);
+	fputs(lit(r->upper), f);
 	fputs(" }", f);
 }
 
@@ -129,7 +122,7 @@ int emit_schema_c(const gen_schema *s, FILE *f)
 	fputs("const schema_enum schema_enums[] = {\n", f);
 	for (int i = 0; i < s->nenums; i++) {
 		fputs("\t{ ", f);
-		put_ll(f, s->enums[i].value);
+		fputs(lit(s->enums[i].value), f);
 		fputs(", ", f);
 		put_str(f, s->enums[i].name);
 		fputs(" },\n", f);
