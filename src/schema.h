@@ -34,7 +34,7 @@
  *   ext_start (count when not extensible). SF_EXTENSIBLE on the type.
  * - Names and versions: name says which names a field carries (SN_*), for
  *   name conversion; version is the H.248 version that introduced the
- *   member (1 for all until the version table fills it in).
+ *   member, from the one version table (version_table.h).
  */
 #ifndef MEGACO_SCHEMA_H
 #define MEGACO_SCHEMA_H

@@ -1,9 +1,8 @@
 /*
  * Facts about the H.248.1 module that asn1c's descriptors do not carry, as
- * data for the schema generator: which members carry names, and which
- * extension additions came with v3 (every other addition is v2: the v1
- * module has no member after an extension marker). From the three
- * modules in ../shared/spec/MEDIA-GATEWAY-CONTROL-v1,2,3.asn.
+ * data for the schema generator: which members carry names. (Which version
+ * introduced each member comes from the version table, version_table.h,
+ * generated from the three modules.)
  */
 #include "schema_facts.h"
 
@@ -31,39 +30,4 @@ const gen_name_fact gen_name_facts[] = {
 	{ "EventDM", "digitMapName", SN_DIGIT_MAP },
 	{ "LocalRemoteDescriptor", "propGrps", SN_SDP },
 	{ NULL, NULL, SN_NONE },
-};
-
-/* Extension additions of the v3 module that the v2 module does not have. */
-const gen_member_ref gen_v3_additions[] = {
-	{ "Transaction", "segmentReply" },
-	{ "TransactionReply", "segmentNumber" },
-	{ "TransactionReply", "segmentationComplete" },
-	{ "ContextRequest", "iepscallind" },
-	{ "ContextRequest", "contextProp" },
-	{ "ContextRequest", "contextList" },
-	{ "ContextAttrAuditRequest", "iepscallind" },
-	{ "ContextAttrAuditRequest", "contextPropAud" },
-	{ "ContextAttrAuditRequest", "selectpriority" },
-	{ "ContextAttrAuditRequest", "selectemergency" },
-	{ "ContextAttrAuditRequest", "selectiepscallind" },
-	{ "ContextAttrAuditRequest", "selectLogic" },
-	{ "TopologyRequest", "topologyDirectionExtension" },
-	{ "AmmDescriptor", "statisticsDescriptor" },
-	{ "AuditRequest", "terminationIDList" },
-	{ "AuditReply", "auditResultTermList" },
-	{ "IndAudStreamParms", "statisticsDescriptor" },
-	{ "IndAudLocalControlDescriptor", "streamModeSel" },
-	{ "IndAudPropertyParm", "propertyParms" },
-	{ "IndAudTerminationStateDescriptor", "serviceStateSel" },
-	{ "IndAudSignal", "signalRequestID" },
-	{ "StreamParms", "statisticsDescriptor" },
-	{ "RequestedActions", "notifyBehaviour" },
-	{ "RequestedActions", "resetEventsDescriptor" },
-	{ "SecondRequestedActions", "notifyBehaviour" },
-	{ "SecondRequestedActions", "resetEventsDescriptor" },
-	{ "Signal", "direction" },
-	{ "Signal", "requestID" },
-	{ "Signal", "intersigDelay" },
-	{ "ServiceChangeParm", "serviceChangeIncompleteFlag" },
-	{ NULL, NULL },
 };

@@ -28,6 +28,7 @@
 #include "constr_SEQUENCE.h"
 #include "constr_SEQUENCE_OF.h"
 #include "constr_SET_OF.h"
+#include "version_table.h"
 #include "schema_facts.h"
 
 static int complain(const char *what, const char *name)
@@ -176,6 +177,20 @@ static int has_enum(const char *cname)
 
 static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline_tag);
 
+/*
+ * The H.248 version that introduced member `member` of the type whose C name
+ * is ctag: version_table.h, generated from the v1, v2 and v3 modules
+ * (cmake/VersionTable.cmake), lists every element added after version 1.
+ */
+static unsigned char member_since(const char *ctag, const char *member)
+{
+	for (size_t i = 0; i < MEGACO_VERSION_TABLE_SIZE; i++)
+		if (!strcmp(megaco_version_table[i].type, ctag) &&
+		    !strcmp(megaco_version_table[i].member, member))
+			return megaco_version_table[i].since;
+	return 1;
+}
+
 static int fill_members(gen_schema *s, int ti)
 {
 	gen_type *t = &s->types[ti];
@@ -222,7 +237,7 @@ static int fill_members(gen_schema *s, int ti)
 		            (el->flags & ATF_OPEN_TYPE ? SM_OPEN_TYPE : 0) |
 		            (el->optional ? SM_OPTIONAL : 0) | (el->default_value ? SM_DEFAULT : 0);
 		sm->optional = (uint16_t)el->optional;
-		sm->version = 1;
+		sm->version = el->name && !list ? member_since(t->ctag, el->name) : 1;
 		if (ss && i > ss->ext_after && i < ss->ext_before)
 			sm->flags |= SM_EXTENSION;
 		if (cs && cs->ext_start >= 0 && i >= cs->ext_start)
@@ -231,10 +246,9 @@ static int fill_members(gen_schema *s, int ti)
 			if (!seen_ext)
 				t->t.root_count = (uint16_t)i;
 			seen_ext = 1;
-			sm->version = 2;
-			for (const gen_member_ref *r = gen_v3_additions; r->type; r++)
-				if (!strcmp(r->type, td->name) && !strcmp(r->member, el->name))
-					sm->version = 3;
+			/* The v1 module has no extension additions. */
+			if (sm->version < 2)
+				return complain("extension addition not in the version table", el->name);
 		} else if (seen_ext) {
 			return complain("root member after the extension additions", td->name);
 		}
@@ -414,14 +428,6 @@ int gen_schema_build(gen_schema *s)
 			        !strcmp(s->types[s->members[i].parent].td->name, f->type);
 		if (!found)
 			return complain("named member not in the module", f->member);
-	}
-	for (const gen_member_ref *r = gen_v3_additions; r->type; r++) {
-		int found = 0;
-		for (int i = 0; i < s->nmembers && !found; i++)
-			found = s->members[i].m.version == 3 && !strcmp(s->members[i].el->name, r->member) &&
-			        !strcmp(s->types[s->members[i].parent].td->name, r->type);
-		if (!found)
-			return complain("v3 addition not an extension member of the module", r->member);
 	}
 	static unsigned char seen[GEN_MAX_TYPES];
 	for (int i = 0; i < s->ntypes; i++) {
