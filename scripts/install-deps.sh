@@ -16,15 +16,16 @@ test_pkgs=(erlang-base erlang-megaco erlang-asn1 erlang-src clang libclang-rt-14
 	tshark tcpdump mandoc)
 
 # Cross targets by Debian architecture, with their GNU triplets
-# (cmake/toolchains/): the compiler and libc headers from the cross
-# packages, the target's libraries from Debian's multiarch packages.
+# (cmake/toolchains/): the compilers (C, and C++ for the tests' header and
+# clash checks) and libc headers from the cross packages, the target's libraries from Debian's multiarch packages.
 # scripts/test.sh runs s390x and armhf; arm64 (aarch64) only on request.
 declare -A triplet=([s390x]=s390x-linux-gnu [armhf]=arm-linux-gnueabihf [arm64]=aarch64-linux-gnu)
 cross_archs=(s390x armhf)
 [[ "${1:-}" == --aarch64 ]] && cross_archs=(arm64)
 cross_pkgs=(qemu-user-static)
 for a in "${cross_archs[@]}"; do
-	cross_pkgs+=("gcc-${triplet[$a]}" "libc6-dev-$a-cross" "libyaml-dev:$a" "libcmocka-dev:$a")
+	cross_pkgs+=("gcc-${triplet[$a]}" "g++-${triplet[$a]}" "libc6-dev-$a-cross" "libyaml-dev:$a"
+		"libcmocka-dev:$a")
 done
 
 want=("${build_pkgs[@]}")

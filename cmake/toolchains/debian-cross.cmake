@@ -2,7 +2,7 @@
 # including file sets MEGACO_CROSS_TRIPLET (GNU triplet, as in
 # /usr/lib/<triplet>), MEGACO_CROSS_PROCESSOR and MEGACO_CROSS_QEMU.
 #
-# The compiler is Debian's gcc-<triplet>; the target's libyaml and cmocka come
+# The compilers are Debian's gcc-<triplet> and g++-<triplet>; the target's libyaml and cmocka come
 # from the multiarch packages (libyaml-dev:<arch>, libcmocka-dev:<arch>) and
 # are found through pkg-config reading only the target's .pc files. Target
 # programs (ctest, the tests' scripts) run under qemu-user through
@@ -12,6 +12,9 @@ set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR ${MEGACO_CROSS_PROCESSOR})
 set(CMAKE_LIBRARY_ARCHITECTURE ${MEGACO_CROSS_TRIPLET})
 set(CMAKE_C_COMPILER ${MEGACO_CROSS_TRIPLET}-gcc)
+# The tests compile the installed headers as C++ too (tests/clash,
+# tests/headers.sh): with the target's g++, not the build machine's.
+set(CMAKE_CXX_COMPILER ${MEGACO_CROSS_TRIPLET}-g++)
 
 # The target's libraries and headers; the build's programs (flex, bison,
 # asn1c, the code generators' host compiler) from the build machine.
