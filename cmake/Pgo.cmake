@@ -27,7 +27,7 @@
 set(MEGACO_PGO OFF CACHE STRING "Profile-guided build of the library: OFF, ON (GCC)")
 set_property(CACHE MEGACO_PGO PROPERTY STRINGS OFF ON GENERATE)
 set(MEGACO_PGO_CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/corpus CACHE PATH
-  "Training messages for MEGACO_PGO=ON: a directory with pretty/ compact/ ber/ per/")
+  "Training messages for MEGACO_PGO=ON: a directory with pretty/ compact/ ber/ per/ aper/")
 set(MEGACO_PGO_ROUNDS 20 CACHE STRING "Rounds of each codec over the training corpus")
 
 if(NOT MEGACO_PGO)

@@ -2,7 +2,7 @@
 #   cmake -DLOOP=megaco-loop -DCORPUS=DIR -DPROFILE_DIR=DIR -DROUNDS=N -P PgoTrain.cmake
 # Starts from an empty profile (GCC adds a run's counts to what is there), then
 # runs each operation that megaco-bench times over CORPUS/<encoding>/*: decode
-# and encode for all four encodings, and for the text ones the other scanner
+# and encode for all five encodings, and for the text ones the other scanner
 # and the scanner alone. Any codec error fails the build: a profile of error
 # paths would describe the wrong program.
 
@@ -15,7 +15,7 @@ endforeach()
 file(REMOVE_RECURSE ${PROFILE_DIR})
 file(MAKE_DIRECTORY ${PROFILE_DIR})
 
-foreach(enc pretty compact ber per)
+foreach(enc pretty compact ber per aper)
   file(GLOB files ${CORPUS}/${enc}/*)
   if(NOT files)
     message(FATAL_ERROR "PgoTrain.cmake: no training messages in ${CORPUS}/${enc}")

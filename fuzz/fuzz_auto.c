@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	megaco_message *m = fuzz_decode(MEGACO_ENC_AUTO, data, size);
 	if (!m)
 		return 0;
-	if (enc == MEGACO_ENC_BER || enc == MEGACO_ENC_PER) {
+	if (enc == MEGACO_ENC_BER || enc == MEGACO_ENC_PER || enc == MEGACO_ENC_APER) {
 		FUZZ_CHECK(megaco_message_version(m) == version || version == 0,
 		           "detected v%d, decoded v%d", version, megaco_message_version(m));
 		fuzz_binary_round_trip(m, enc);

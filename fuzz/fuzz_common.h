@@ -120,7 +120,7 @@ static inline int fuzz_encode_refusal(int rc)
 
 /*
  * A decoded binary message: whatever we encode from it we must decode again,
- * and re-encoding that gives the same bytes (DER and UPER are canonical).
+ * and re-encoding that gives the same bytes (DER and both PERs are canonical).
  */
 static inline void fuzz_binary_round_trip(megaco_message *m, megaco_encoding enc)
 {
@@ -199,16 +199,16 @@ static inline int fuzz_same_in(const megaco_message *a, const megaco_message *b,
  * - model -> X -> model keeps the model, for every encoding X: what is read
  *   back encodes to the same DER and the same compact text as m, or both are
  *   refused alike (so BER -> text -> BER and PER -> text -> PER are identity,
- *   DER and UPER being canonical, and text -> BER -> text keeps the text);
+ *   DER, UPER and APER being canonical, and text -> BER -> text keeps the text);
  * - megaco_message_validate(m) fails exactly when some encoder refuses m, with
  *   the first refusing encoder's status.
  */
 static inline void fuzz_cross(megaco_message *m)
 {
 	static const megaco_encoding all[] = { MEGACO_ENC_PRETTY, MEGACO_ENC_COMPACT, MEGACO_ENC_BER,
-		                               MEGACO_ENC_PER };
+		                               MEGACO_ENC_PER, MEGACO_ENC_APER };
 	int first = MEGACO_OK;
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
 		size_t len = 0;
 		int rc;
 		void *out = fuzz_encode(m, all[i], &len, &rc);

@@ -12,7 +12,7 @@
 # working tree). A profile-guided build's counts differ from a plain one's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[[ $# -ge 2 ]] || { echo "usage: $0 pretty|compact|ber|per dec|enc|scan [--non-reentrant]" >&2; exit 2; }
+[[ $# -ge 2 ]] || { echo "usage: $0 pretty|compact|ber|per|aper dec|enc|scan [--non-reentrant]" >&2; exit 2; }
 enc=$1 op=$2 nr=${3:-}
 command -v valgrind >/dev/null || { echo "$0: needs valgrind" >&2; exit 2; }
 if [[ ! -f build-release/CMakeCache.txt ]]; then

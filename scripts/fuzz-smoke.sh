@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs each libFuzzer target for a while on its seeds from corpus/.
 #
-#   scripts/fuzz-smoke.sh [SECONDS] [TARGET...]     (default: 60 s; ber per text auto)
+#   scripts/fuzz-smoke.sh [SECONDS] [TARGET...]     (default: 60 s; ber per aper text auto)
 #
 # Builds build-fuzz/ (clang, -DMEGACO_FUZZ=ON: ASan+UBSan+libFuzzer) when
 # needed. Working corpora grow under build-fuzz/fuzz-work/TARGET (corpus/ is
@@ -19,7 +19,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-ber per text auto}
+targets=${*:-ber per aper text auto}
 build=${MEGACO_FUZZ_BUILD:-$top/build-fuzz}
 jobs=${MEGACO_FUZZ_JOBS:-1}
 extra=${MEGACO_FUZZ_ARGS:-} # e.g. "-fork=1 -ignore_crashes=1" to collect every crash

@@ -18,6 +18,7 @@ static const char *const enc_names[] = {
 	[MEGACO_ENC_COMPACT] = "compact",
 	[MEGACO_ENC_BER] = "ber",
 	[MEGACO_ENC_PER] = "per",
+	[MEGACO_ENC_APER] = "aper",
 };
 
 const char *megaco_encoding_name(megaco_encoding enc)
@@ -83,6 +84,9 @@ int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco
 	case MEGACO_ENC_PER:
 		rc = per_decode_message(buf, len, o, out, err);
 		break;
+	case MEGACO_ENC_APER:
+		rc = aper_decode_message(buf, len, o, out, err);
+		break;
 	case MEGACO_ENC_PRETTY:
 	case MEGACO_ENC_COMPACT:
 		rc = text_decode_message(buf, len, o, out, err);
@@ -113,15 +117,17 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 	}
 	switch (enc) {
 	case MEGACO_ENC_BER:
-	case MEGACO_ENC_PER: {
+	case MEGACO_ENC_PER:
+	case MEGACO_ENC_APER: {
 		/* The v3 model can hold what a v1/v2 message must not carry. */
 		int rc = version_check_model(msg->model, megaco_message_version(msg), err);
 		if (rc != MEGACO_OK)
 			return rc;
 		if (msg->form != MEGACO_NAMES_BINARY) /* map names on a copy (name_convert.c) */
 			return names_encode_converted(msg, enc, o, buf, cap, out_len, err);
-		return enc == MEGACO_ENC_BER ? ber_encode_message(msg, o, buf, cap, out_len, err)
-		                             : per_encode_message(msg, o, 0, buf, cap, out_len, err);
+		return enc == MEGACO_ENC_BER
+		               ? ber_encode_message(msg, o, buf, cap, out_len, err)
+		               : per_encode_message(msg, o, enc == MEGACO_ENC_APER, buf, cap, out_len, err);
 	}
 	case MEGACO_ENC_PRETTY:
 	case MEGACO_ENC_COMPACT:

@@ -1,8 +1,9 @@
 /*
  * Encoding and version sniffing from the first bytes of a buffer, without
  * decoding: text starts with a MEGACO/ or !/ header (after white space and
- * comments), BER with a SEQUENCE whose length fits, PER with the bits of a
- * version 1..3 header. What is none of these but starts with printable
+ * comments), BER with a SEQUENCE whose length fits, aligned PER with a header
+ * that reads as such up to its first transaction, unaligned PER with the bits
+ * of a version 1..3 header. What is none of these but starts with printable
  * octets is text with a bad header (the text decoder then says where); the
  * rest is not a Megaco message at all.
  */
@@ -175,6 +176,119 @@ static int plausible_per(const unsigned char *p, size_t len, int *version)
 	return (*version >= 1 && *version <= 3) || per_version_cut(p, len);
 }
 
+/*
+ * X.691 ALIGNED reading of the header, up to the first transaction. The
+ * first bits are those of UPER; what tells the variants apart is the
+ * padding: APER pads to an octet boundary before the MId's octets, before
+ * lengths and before octet-aligned numbers, and pads with zeros. Every
+ * padding bit must be zero and every field inside the buffer; a header cut
+ * short is not claimed (the UPER guess then stands).
+ */
+typedef struct {
+	const unsigned char *p;
+	size_t len, bit;
+	int ok;
+} bitcur;
+
+static unsigned take(bitcur *c, unsigned n)
+{
+	unsigned v = get_bits(c->p, c->len, c->bit, n, &c->ok);
+	c->bit += n;
+	return v;
+}
+
+static void pad(bitcur *c)
+{
+	if (c->bit % 8 && take(c, 8 - (unsigned)(c->bit % 8)) != 0)
+		c->ok = 0;
+}
+
+/* n whole octets from an octet boundary; IA5 text (ia5) has no octet above 0x7F. */
+static void octets(bitcur *c, size_t n, int ia5)
+{
+	pad(c);
+	if (!c->ok || n > c->len - c->bit / 8) {
+		c->ok = 0;
+		return;
+	}
+	for (size_t i = 0; ia5 && i < n; i++)
+		if (c->p[c->bit / 8 + i] > 0x7F)
+			c->ok = 0;
+	c->bit += 8 * n;
+}
+
+/* An unconstrained length determinant (10.9.3.5-7); fragments are not expected here. */
+static size_t length(bitcur *c)
+{
+	pad(c);
+	unsigned first = take(c, 8);
+	if (first < 0x80)
+		return first;
+	if (first >= 0xC0) {
+		c->ok = 0;
+		return 0;
+	}
+	return ((size_t)(first & 0x3F) << 8) | take(c, 8);
+}
+
+static int aper_header(const unsigned char *p, size_t len, int *version)
+{
+	bitcur c = { p, len, 0, 1 };
+	int auth = (int)take(&c, 1);
+	if (auth) {                 /* authHeader: SIZE(4), SIZE(4), SIZE(12..32) */
+		octets(&c, 8, 0);
+		size_t adlen = take(&c, 5) + 12;
+		octets(&c, adlen, 0);
+	}
+	take(&c, 1);                /* Message's extension bit */
+	unsigned v = take(&c, 7);
+	/* As for UPER: past an authHeader only a known version makes it Megaco. */
+	if ((auth && (v < 1 || v > 3)) || take(&c, 1)) /* MId from a later version */
+		return 0;
+	unsigned mid = take(&c, 3), alt;
+	switch (mid) {
+	case 0:                     /* ip4Address, ip6Address: port?, address, port */
+	case 1: {
+		int port = (int)take(&c, 1);
+		octets(&c, mid ? 16 : 4, 0);
+		if (port)
+			octets(&c, 2, 0);
+		break;
+	}
+	case 2: {                   /* domainName: port?, IA5String, port */
+		int port = (int)take(&c, 1);
+		octets(&c, length(&c), 1);
+		if (port)
+			octets(&c, 2, 0);
+		break;
+	}
+	case 3:                     /* deviceName: IA5String (SIZE(1..64)) */
+		octets(&c, take(&c, 6) + 1, 1);
+		break;
+	case 4:                     /* mtpAddress: OCTET STRING (SIZE(2..4)) */
+		octets(&c, take(&c, 2) + 2, 0);
+		break;
+	default:
+		return 0;
+	}
+	if (take(&c, 1)) {          /* transactions: count, then the first one's header */
+		if (length(&c) > 0) {
+			if (take(&c, 1))    /* an extension alternative: its normally small index */
+				take(&c, 7);
+			else if ((alt = take(&c, 2)) < 3) /* request, pending, reply: extension */
+				take(&c, alt == 2 ? 4 : 3); /* bit, immAckRequired?, ID length */
+			pad(&c);            /* responseAck's count, an ID or an open type next */
+		}
+	} else {                    /* messageError: errorText?, errorCode */
+		take(&c, 1);
+		octets(&c, 2, 0);
+	}
+	if (!c.ok)
+		return 0;
+	*version = (int)v;
+	return 1;
+}
+
 /* Text-like: the first octets (up to 8) are printable ASCII or line space. */
 static int looks_like_text(const unsigned char *p, size_t len)
 {
@@ -197,6 +311,8 @@ int megaco_detect(const void *buf, size_t len, megaco_encoding *enc, int *versio
 	if (!detect_text(p, len, &e, &v)) {
 		if (detect_ber(p, len, &v)) {
 			e = MEGACO_ENC_BER;
+		} else if (aper_header(p, len, &v)) {
+			e = MEGACO_ENC_APER;
 		} else if (plausible_per(p, len, &v)) {
 			e = MEGACO_ENC_PER;
 		} else if (looks_like_text(p, len)) {

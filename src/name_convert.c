@@ -511,8 +511,8 @@ int names_encode_converted(const megaco_message *msg, megaco_encoding enc,
 	megaco_message tmp;
 	memset(&tmp, 0, sizeof tmp);
 	arena_init(&tmp.arena, o->allocator, 4096);
-	tmp.form = enc == MEGACO_ENC_BER || enc == MEGACO_ENC_PER ? MEGACO_NAMES_BINARY
-	                                                          : MEGACO_NAMES_TEXT;
+	tmp.form = enc == MEGACO_ENC_PRETTY || enc == MEGACO_ENC_COMPACT ? MEGACO_NAMES_TEXT
+	                                                                 : MEGACO_NAMES_BINARY;
 	int rc = convert_copy(&tmp.arena, msg->model, tmp.form, o, &tmp.model, err);
 	if (rc == MEGACO_OK) {
 		switch (enc) {
@@ -520,7 +520,8 @@ int names_encode_converted(const megaco_message *msg, megaco_encoding enc,
 			rc = ber_encode_message(&tmp, o, buf, cap, out_len, err);
 			break;
 		case MEGACO_ENC_PER:
-			rc = per_encode_message(&tmp, o, 0, buf, cap, out_len, err);
+		case MEGACO_ENC_APER:
+			rc = per_encode_message(&tmp, o, enc == MEGACO_ENC_APER, buf, cap, out_len, err);
 			break;
 		default:
 			rc = text_encode_message(&tmp, enc == MEGACO_ENC_COMPACT, o, buf, cap,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# megaco-conv over the corpus: every message from each of the four encodings
-# to each of the four, one megaco-conv run per pair (-o DIR FILE...). Binary
+# megaco-conv over the corpus: every message from each of the five encodings
+# to each of the five, one megaco-conv run per pair (-o DIR FILE...). Binary
 # outputs must equal the reference vectors; text outputs must convert back to
 # the reference BER. Then the command line itself: exit statuses and error
 # text on bad input and bad options, one-file mode, --version.
@@ -9,7 +9,7 @@ set -u
 conv=$1 corpus=$2 long_bytes=${3:-8}
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
-encs=(pretty compact ber per)
+encs=(pretty compact ber per aper)
 fail() { echo "FAIL $*"; fail=$((fail + 1)); }
 
 names=()
@@ -42,7 +42,7 @@ for from in "${encs[@]}"; do
 		"$conv" --from "$from" --to "$to" -o "$out" "${inputs[@]}" 2>"$tmp/err" ||
 			fail "$from->$to: $(head -3 "$tmp/err")"
 		case $to in
-		ber|per) same_as "$from->$to" "$out" "$corpus/$to" ;;
+		ber|per|aper) same_as "$from->$to" "$out" "$corpus/$to" ;;
 		*)
 			mkdir "$out.ber"
 			"$conv" --from "$to" --to ber -o "$out.ber" "${names[@]/#/$out/}" 2>"$tmp/err" ||
@@ -123,6 +123,9 @@ expect 2 "would both be written" "same name twice" -- -o "$tmp/mixed" "$corpus/b
 expect 2 "No such file or directory" "unwritable OUT" -- "$corpus/ber/msg01a" "$tmp/none/x"
 expect 2 "use -o DIR" "three operands" -- "$corpus/ber/msg01a" "$corpus/ber/msg01b" "$tmp/x"
 expect 1 "too large" "--max-size 10" -- --max-size 10 "$corpus/ber/msg01a"
+# asn1c has no aligned PER: a codec error, not UPER bytes.
+expect 1 "no aligned PER" "--engine asn1c --from aper" -- --engine asn1c --from aper "$corpus/aper/msg01a"
+expect 1 "no aligned PER" "--engine asn1c --to aper" -- --engine asn1c --to aper "$corpus/ber/msg01a" "$tmp/x.aper"
 
 # One-file mode: IN OUT, and stdin to stdout.
 expect 0 "" "IN OUT" -- --to per "$corpus/pretty/msg03" "$tmp/one.per"

@@ -1,8 +1,8 @@
 /*
  * The public API's contracts outside the codecs proper: options defaults,
  * argument checks, status strings, encoding names, building a message by
- * hand and round-tripping it through BER and PER, megaco_detect on all four
- * encodings, and the caller's allocator being the one actually used, also
+ * hand and round-tripping it through BER and both PERs, megaco_detect on all
+ * five encodings, and the caller's allocator being the one actually used, also
  * when it refuses (every decode and encode of the corpus).
  */
 #include <ctype.h>
@@ -123,7 +123,7 @@ static void test_encoding_names(void **state)
 	} names[] = {
 		{ MEGACO_ENC_AUTO, "auto", "AUTO" },       { MEGACO_ENC_PRETTY, "pretty", "Pretty" },
 		{ MEGACO_ENC_COMPACT, "compact", "COMPACT" }, { MEGACO_ENC_BER, "ber", "BER" },
-		{ MEGACO_ENC_PER, "per", "pEr" },
+		{ MEGACO_ENC_PER, "per", "pEr" },           { MEGACO_ENC_APER, "aper", "APER" },
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		assert_string_equal(megaco_encoding_name(names[i].enc), names[i].name);
@@ -134,7 +134,7 @@ static void test_encoding_names(void **state)
 		assert_int_equal(megaco_encoding_from_name(names[i].shouted, &e), MEGACO_OK);
 		assert_int_equal(e, names[i].enc);
 	}
-	assert_null(megaco_encoding_name((megaco_encoding)5));
+	assert_null(megaco_encoding_name((megaco_encoding)6));
 	assert_null(megaco_encoding_name((megaco_encoding)-1));
 	megaco_encoding e = MEGACO_ENC_BER;
 	const char *bad[] = { "", "xer", "ber ", "be", "perx" };
@@ -299,7 +299,7 @@ static void test_build_by_hand(void **state)
 		assert_int_equal(megaco_message_name_form(msg), MEGACO_NAMES_BINARY);
 		check_pending(msg, version, ntrans);
 		assert_true(megaco_message_memory(msg) > 0);
-		for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+		for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_APER; enc++) {
 			void *out = NULL;
 			size_t out_len = 0;
 			megaco_error err;
@@ -341,7 +341,7 @@ static void test_build_by_hand(void **state)
 
 	/* An empty model breaks the module's constraints (no mId chosen). */
 	megaco_message *empty = megaco_message_new(MEGACO_NAMES_BINARY, NULL);
-	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_APER; enc++) {
 		int rc = megaco_encode(empty, enc, NULL, buf, sizeof buf, &n, &err);
 		assert_int_not_equal(rc, MEGACO_OK);
 		assert_int_equal(err.code, rc);
@@ -379,6 +379,14 @@ static void test_detect_samples(void **state)
 		{ "\x01\x05\xa1\x03\x80\x01\x02", MEGACO_ENC_PER, 2, 7 }, /* not a SEQUENCE: PER bits 0 0 0000010 */
 		{ "MEGCAO/1 [1.2.3.4]", MEGACO_ENC_PRETTY, 0, 0 }, /* mistyped header: text */
 		{ "\x81", MEGACO_ENC_PER, 0, 1 }, /* authHeader cut before the version */
+		/* APER: msg30a (corpus/aper), whole; cut inside its address (UPER then) */
+		{ "\x00\x84\x7d\x7d\x7d\x6f\xd9\x03\x80\x01\x60\x01\x00\x09", MEGACO_ENC_APER, 1, 14 },
+		{ "\x00\x84\x7d\x7d\x7d", MEGACO_ENC_PER, 1, 5 },
+		/* APER with an authHeader: 1+pad, 4+4 octets, 5-bit length 12 + pad, 12 octets,
+		 * then version 3 on an octet boundary and msg30a's body */
+		{ "\x80\x11\x11\x11\x11\x22\x22\x22\x22\x00\x33\x33\x33\x33\x33\x33\x33\x33\x33"
+		  "\x33\x33\x33\x03\x08\x7d\x7d\x7d\x6f\xd9\x03\x80\x01\x60\x01\x00\x09",
+		  MEGACO_ENC_APER, 3, 36 },
 	};
 	for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
 		size_t len = samples[i].len ? samples[i].len : strlen(samples[i].text);
@@ -403,7 +411,7 @@ static void test_detect_samples(void **state)
 	size_t n = 0;
 	for (size_t i = 0; i < C->count; i++) {
 		corpus_entry *ce = &C->entries[i];
-		for (megaco_encoding enc = MEGACO_ENC_PRETTY; enc <= MEGACO_ENC_PER; enc++) {
+		for (megaco_encoding enc = MEGACO_ENC_PRETTY; enc <= MEGACO_ENC_APER; enc++) {
 			if (!ce->path[enc - 1])
 				continue;
 			size_t len;
@@ -415,7 +423,7 @@ static void test_detect_samples(void **state)
 			n++;
 		}
 	}
-	assert_true(n >= 4 * 149);
+	assert_true(n >= 5 * 149);
 }
 
 /* ---- the caller's allocator ---------------------------------------------------- */
@@ -429,7 +437,7 @@ static void test_custom_allocator(void **state)
 	megaco_options_init(&o);
 	o.allocator = &al;
 
-	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_APER; enc++) {
 		size_t len;
 		unsigned char *in = read_file(first_path(enc, "msg81b03"), &len);
 		megaco_message *m = NULL;
@@ -500,7 +508,7 @@ static void test_failing_allocator_everywhere(void **state)
 {
 	(void)state;
 	const megaco_encoding encs[] = {MEGACO_ENC_PRETTY, MEGACO_ENC_COMPACT, MEGACO_ENC_BER,
-	                                MEGACO_ENC_PER};
+	                                MEGACO_ENC_PER, MEGACO_ENC_APER};
 	int failures = 0;
 	long refusals = 0;
 	counter cnt = {0, 0, 0, -1};
@@ -511,7 +519,7 @@ static void test_failing_allocator_everywhere(void **state)
 	for (size_t i = 0; i < C->count && failures < 10; i++) {
 		if (!C->entries[i].valid)
 			continue;
-		for (size_t d = 0; d < 4; d++) {
+		for (size_t d = 0; d < 5; d++) {
 			const char *path = C->entries[i].path[encs[d] - 1];
 			if (!path)
 				continue;
@@ -543,7 +551,7 @@ static void test_failing_allocator_everywhere(void **state)
 					}
 				}
 			}
-			for (size_t e = 0; src && e < 4; e++) {
+			for (size_t e = 0; src && e < 5; e++) {
 				/*
 				 * What the encode gives with memory to spare (a text name with no
 				 * binary form is UNKNOWN_NAME): with less, that or NOMEM.

@@ -67,7 +67,7 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "megaco-bench exited with ${rc}:\n${err}\n${out}")
 endif()
 check_json("${out}" "full corpus" OFF)
-# Stock asn1c beside our engine (MEGACO_ENGINE_ASN1C): ber [asn1c], per [asn1c].
+# Stock asn1c beside our engine (MEGACO_ENGINE_ASN1C): ber [asn1c], uper [asn1c].
 string(JSON nrows LENGTH "${out}" rows)
 math(EXPR last "${nrows} - 1")
 set(asn1c_rows "")
@@ -78,14 +78,14 @@ foreach(i RANGE ${last})
     list(APPEND asn1c_rows ${codec})
   endif()
 endforeach()
-foreach(c ber per)
+foreach(c ber uper)
   if(NOT c IN_LIST asn1c_rows)
     message(FATAL_ERROR "full corpus: no ${c} [asn1c] row (asn1c rows: ${asn1c_rows})")
   endif()
 endforeach()
 
 execute_process(COMMAND ${BENCH} --corpus ${CORPUS} --min-time 0.0005 --format yaml
-  --messages "msg1*" --clock cpu --codecs ber,per
+  --messages "msg1*" --clock cpu --codecs ber,per,uper
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "clock: \"thread-cpu\"")
   message(FATAL_ERROR "megaco-bench --clock cpu --format yaml exited with ${rc}:\n${err}\n${out}")
@@ -103,14 +103,14 @@ check_json("${out}" "threads 2, repeat 3" ON)
 if(NOT EXISTS ${WORK}/bench_quick.svg)
   message(FATAL_ERROR "--svg wrote no file")
 endif()
-# The chart: a label per row (ten, as in the JSON), the whole document,
+# The chart: a label per row (eleven, as in the JSON), the whole document,
 # and the method under it cut into lines short enough to stay inside the
 # chart's width (bench_svg.c, FOOT_CHARS).
 file(READ ${WORK}/bench_quick.svg svg)
 string(REGEX MATCHALL "text-anchor=\"end\"" labels "${svg}")
 list(LENGTH labels nlabels)
-if(NOT nlabels EQUAL 10)
-  message(FATAL_ERROR "--svg: ${nlabels} row labels, expected 10:\n${svg}")
+if(NOT nlabels EQUAL 11)
+  message(FATAL_ERROR "--svg: ${nlabels} row labels, expected 11:\n${svg}")
 endif()
 if(NOT svg MATCHES "</svg>\n$")
   message(FATAL_ERROR "--svg: the document does not end with </svg>")

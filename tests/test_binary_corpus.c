@@ -1,9 +1,10 @@
 /*
  * The 149 corpus messages through the binary codecs: every BER vector (from
- * Erlang/OTP megaco) and every PER vector (UPER, agreed by two of three
- * implementations) decodes and re-encodes byte-identically, BER -> PER gives
- * the PER vector, and BER -> model -> PER -> model -> BER is identity; an
- * encode into any buffer too small is BUFFER_TOO_SMALL with the size it needs.
+ * Erlang/OTP megaco), every PER vector (UPER, agreed by two of three
+ * implementations) and every APER vector (Erlang/OTP megaco's per) decodes
+ * and re-encodes byte-identically, BER -> PER and BER -> APER give the
+ * vectors, and BER -> model -> (A)PER -> model -> BER is identity; an encode
+ * into any buffer too small is BUFFER_TOO_SMALL with the size it needs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,11 +28,13 @@ static void test_ber_vectors_round_trip(void **state)
 		assert_int_equal(megaco_message_version(m), e->version);
 		assert_int_equal(megaco_message_name_form(m), MEGACO_NAMES_BINARY);
 		assert_encodes_to(e->name, m, MEGACO_ENC_BER, NULL, ber, ber_len);
-		if (e->path[MEGACO_ENC_PER - 1]) {
+		for (megaco_encoding enc = MEGACO_ENC_PER; enc <= MEGACO_ENC_APER; enc++) {
+			if (!e->path[enc - 1])
+				continue;
 			size_t per_len;
-			unsigned char *per = read_file(e->path[MEGACO_ENC_PER - 1], &per_len);
+			unsigned char *per = read_file(e->path[enc - 1], &per_len);
 			assert_non_null(per);
-			assert_encodes_to(e->name, m, MEGACO_ENC_PER, NULL, per, per_len);
+			assert_encodes_to(e->name, m, enc, NULL, per, per_len);
 			free(per);
 		}
 		megaco_message_free(m);
@@ -41,28 +44,29 @@ static void test_ber_vectors_round_trip(void **state)
 	assert_int_equal(n, 149);
 }
 
-static void test_per_vectors_round_trip(void **state)
+/* enc: MEGACO_ENC_PER or MEGACO_ENC_APER, whose corpus vectors are read. */
+static void per_vectors_round_trip(megaco_encoding enc)
 {
-	(void)state;
 	size_t n = 0;
 	for (size_t i = 0; i < C->count; i++) {
 		corpus_entry *e = &C->entries[i];
-		if (!e->path[MEGACO_ENC_PER - 1])
+		if (!e->path[enc - 1])
 			continue;
 		unsigned char *per, *ber;
 		size_t per_len, ber_len;
-		megaco_message *m = decode_file(e->path[MEGACO_ENC_PER - 1], MEGACO_ENC_PER, &per, &per_len);
-		assert_encodes_to(e->name, m, MEGACO_ENC_PER, NULL, per, per_len);
-
-		/* BER -> model -> PER -> model -> BER is identity. */
+		megaco_message *m = decode_file(e->path[enc - 1], enc, &per, &per_len);
+		assert_encodes_to(e->name, m, enc, NULL, per, per_len);
+		/* Decode -> BER gives the BER vector. */
 		megaco_message *from_ber = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber,
 		                                       &ber_len);
+		assert_encodes_to(e->name, m, MEGACO_ENC_BER, NULL, ber, ber_len);
+
+		/* BER -> model -> PER -> model -> BER is identity. */
 		void *p = NULL;
 		size_t plen = 0;
-		assert_int_equal(megaco_encode_alloc(from_ber, MEGACO_ENC_PER, NULL, &p, &plen, NULL),
-		                 MEGACO_OK);
+		assert_int_equal(megaco_encode_alloc(from_ber, enc, NULL, &p, &plen, NULL), MEGACO_OK);
 		megaco_message *again = NULL;
-		assert_int_equal(megaco_decode(MEGACO_ENC_PER, p, plen, NULL, &again, NULL), MEGACO_OK);
+		assert_int_equal(megaco_decode(enc, p, plen, NULL, &again, NULL), MEGACO_OK);
 		assert_encodes_to(e->name, again, MEGACO_ENC_BER, NULL, ber, ber_len);
 
 		megaco_buffer_free(p, NULL);
@@ -76,12 +80,24 @@ static void test_per_vectors_round_trip(void **state)
 	assert_int_equal(n, 149);
 }
 
+static void test_per_vectors_round_trip(void **state)
+{
+	(void)state;
+	per_vectors_round_trip(MEGACO_ENC_PER);
+}
+
+static void test_aper_vectors_round_trip(void **state)
+{
+	(void)state;
+	per_vectors_round_trip(MEGACO_ENC_APER);
+}
+
 static void test_detect_binary(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < C->count; i++) {
 		corpus_entry *e = &C->entries[i];
-		for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+		for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_APER; enc++) {
 			if (!e->path[enc - 1])
 				continue;
 			size_t len;
@@ -101,7 +117,7 @@ static void test_detect_binary(void **state)
 }
 
 /*
- * Every BER message encoded to BER and PER into a heap buffer of every size
+ * Every BER message encoded to BER, PER and APER into a heap buffer of every size
  * short of the message (cap 0 with a NULL buffer): BUFFER_TOO_SMALL each
  * time, the same size needed each time, and (under ASan, a buffer of exactly
  * cap bytes) no write past cap. Then the exact size succeeds with the bytes
@@ -119,7 +135,7 @@ static void test_caller_buffer_too_small(void **state)
 		unsigned char *ber;
 		size_t len;
 		megaco_message *m = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &len);
-		for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+		for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_APER; enc++) {
 			void *full = NULL;
 			size_t need = 0;
 			assert_int_equal(megaco_encode_alloc(m, enc, NULL, &full, &need, NULL), MEGACO_OK);
@@ -157,6 +173,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ber_vectors_round_trip),
 		cmocka_unit_test(test_per_vectors_round_trip),
+		cmocka_unit_test(test_aper_vectors_round_trip),
 		cmocka_unit_test(test_detect_binary),
 		cmocka_unit_test(test_caller_buffer_too_small),
 	};

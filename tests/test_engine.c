@@ -95,6 +95,36 @@ static void test_corpus_both_engines(void **state)
 	assert_int_equal(done[1], 149);
 }
 
+/* asn1c generates no aligned PER: UNSUPPORTED both ways, never UPER bytes. */
+static void test_asn1c_has_no_aper(void **state)
+{
+	(void)state;
+	const char *path = NULL;
+	for (size_t i = 0; i < C->count && !path; i++)
+		if (!strcmp(C->entries[i].name, "msg30a"))
+			path = C->entries[i].path[MEGACO_ENC_APER - 1];
+	assert_non_null(path);
+	size_t len;
+	unsigned char *bytes = read_file(path, &len);
+	assert_non_null(bytes);
+	megaco_options fast = options(MEGACO_ENGINE_FAST), asn1c = options(MEGACO_ENGINE_ASN1C);
+	megaco_message *m = NULL, *keep = (megaco_message *)&m;
+	megaco_error err;
+	megaco_message *out = keep;
+	assert_int_equal(megaco_decode(MEGACO_ENC_APER, bytes, len, &asn1c, &out, &err),
+	                 MEGACO_ERR_UNSUPPORTED);
+	assert_ptr_equal(out, keep);
+	assert_int_equal(err.code, MEGACO_ERR_UNSUPPORTED);
+	assert_int_equal(megaco_decode(MEGACO_ENC_APER, bytes, len, &fast, &m, NULL), MEGACO_OK);
+	unsigned char buf[256];
+	size_t n = 0;
+	assert_int_equal(megaco_encode(m, MEGACO_ENC_APER, &asn1c, buf, sizeof buf, &n, &err),
+	                 MEGACO_ERR_UNSUPPORTED);
+	assert_int_equal(err.code, MEGACO_ERR_UNSUPPORTED);
+	megaco_message_free(m);
+	free(bytes);
+}
+
 /* Every proper prefix of a few messages: neither engine accepts it. */
 static void test_truncated_refused_by_both(void **state)
 {
@@ -130,6 +160,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_corpus_both_engines),
 		cmocka_unit_test(test_truncated_refused_by_both),
+		cmocka_unit_test(test_asn1c_has_no_aper),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(C);

@@ -3,10 +3,10 @@
  * Corpus: every Erlang BER vector decodes, converts to text form (whose
  * names must be those the pretty text of the same message uses), converts
  * back, and encodes to the very same BER; encoding the text-form message
- * straight to BER/PER gives the corpus bytes and leaves the message as it
- * was. Then: unknown names and the path in the error, a non-default
+ * straight to BER/PER/APER gives the corpus bytes and leaves the message as
+ * it was. Then: unknown names and the path in the error, a non-default
  * termination-ID layout, a vendor registry, and (once the text parser
- * exists) pretty text -> BER/PER byte-identical to the corpus.
+ * exists) pretty text -> BER/PER/APER byte-identical to the corpus.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -156,6 +156,8 @@ static void test_corpus_ber_text_ber(void **state)
 		expect_encoding(e->name, m, MEGACO_ENC_BER, NULL, ber);
 		if (e->path[MEGACO_ENC_PER - 1])
 			expect_encoding(e->name, m, MEGACO_ENC_PER, NULL, e->path[MEGACO_ENC_PER - 1]);
+		if (e->path[MEGACO_ENC_APER - 1])
+			expect_encoding(e->name, m, MEGACO_ENC_APER, NULL, e->path[MEGACO_ENC_APER - 1]);
 		assert_ptr_equal(megaco_message_model(m), before);
 		assert_int_equal(megaco_message_name_form(m), MEGACO_NAMES_TEXT);
 
@@ -400,12 +402,12 @@ static void test_concurrent_encode_of_text_form(void **state)
 	megaco_message_free(m);
 }
 
-/* --- pretty text -> BER/PER, once src/text_decode.c exists ---------------------- */
+/* --- pretty text -> BER/PER/APER, once src/text_decode.c exists ----------------- */
 
 static void test_pretty_to_binary(void **state)
 {
 	(void)state;
-	size_t same_ber = 0, same_per = 0, total = 0;
+	size_t same[MEGACO_ENC_APER + 1] = { 0 }, total = 0;
 	char diffs[4096] = "";
 	for (size_t i = 0; i < C->count; i++) {
 		corpus_entry *e = &C->entries[i];
@@ -426,7 +428,7 @@ static void test_pretty_to_binary(void **state)
 			         e->name, err.message);
 			continue;
 		}
-		for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+		for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_APER; enc++) {
 			size_t want_len;
 			unsigned char *want = e->path[enc - 1] ? read_file(e->path[enc - 1], &want_len) : NULL;
 			if (!want)
@@ -435,7 +437,7 @@ static void test_pretty_to_binary(void **state)
 			size_t out_len = 0;
 			rc = megaco_encode_alloc(m, enc, NULL, &out, &out_len, &err);
 			if (rc == MEGACO_OK && out_len == want_len && !memcmp(out, want, want_len)) {
-				enc == MEGACO_ENC_BER ? same_ber++ : same_per++;
+				same[enc]++;
 			} else {
 				snprintf(diffs + strlen(diffs), sizeof diffs - strlen(diffs), " %s/%s(%s)",
 				         e->name, megaco_encoding_name(enc),
@@ -446,12 +448,13 @@ static void test_pretty_to_binary(void **state)
 		}
 		megaco_message_free(m);
 	}
-	print_message("pretty -> BER identical: %zu/%zu, -> PER identical: %zu/%zu\n", same_ber,
-	              total, same_per, total);
+	print_message("pretty -> BER identical: %zu/%zu, -> PER: %zu/%zu, -> APER: %zu/%zu\n",
+	              same[MEGACO_ENC_BER], total, same[MEGACO_ENC_PER], total, same[MEGACO_ENC_APER],
+	              total);
 	if (diffs[0])
 		fail_msg("differ:%s", diffs);
-	assert_int_equal(same_ber, 149);
-	assert_int_equal(same_per, 149);
+	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_APER; enc++)
+		assert_int_equal(same[enc], 149);
 }
 
 int main(int argc, char **argv)

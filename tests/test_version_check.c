@@ -53,7 +53,7 @@ static void expect_refused(const char *label, megaco_message *m, const char *wha
 		fail_msg("%s as v%d: %s, expected a version mismatch", label, v, megaco_strerror(rc));
 	if (!strstr(err.message, what))
 		fail_msg("%s as v%d: \"%s\" does not name %s", label, v, err.message, what);
-	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_APER; enc++) {
 		unsigned char buf[4096];
 		size_t n = 12345;
 		memset(&err, 0, sizeof err);
@@ -75,7 +75,7 @@ static void expect_accepted(const char *label, megaco_message *m)
 	int rc = version_check_model(megaco_message_model(m), v, &err);
 	if (rc != MEGACO_OK)
 		fail_msg("%s as v%d: %s", label, v, err.message);
-	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_PER; enc++) {
+	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_APER; enc++) {
 		void *out = NULL;
 		size_t n;
 		rc = megaco_encode_alloc(m, enc, NULL, &out, &n, &err);

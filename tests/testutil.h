@@ -14,7 +14,7 @@
 
 #include "megaco/megaco.h"
 
-#define CORPUS_MAX_ENC 4 /* pretty, compact, ber, per: MEGACO_ENC_x - 1 */
+#define CORPUS_MAX_ENC 5 /* pretty, compact, ber, per, aper: MEGACO_ENC_x - 1 */
 
 typedef struct corpus_entry {
 	char set[32];

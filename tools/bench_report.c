@@ -474,11 +474,13 @@ static void write_table(FILE *f, const bench_report *r)
 	fputs("# ratio        Erlang / libmegaco for size and times, libmegaco / Erlang for msgs/s:"
 	      " > 1 means libmegaco is smaller or faster\n",
 	      f);
-	fputs("# note         libmegaco per is X.691 UNALIGNED, Erlang's per is ALIGNED\n", f);
+	fputs("# note         per is X.691 ALIGNED on both sides (the same bytes); uper, libmegaco's\n"
+	      "#              UNALIGNED PER, has no Erlang counterpart\n",
+	      f);
 	table_header(f, 1, r->threads);
 	bench_ratio q[32];
 	size_t nq = bench_ratios(r, q, 32);
-	static const char *const order[] = { "pretty", "compact", "ber", "per", "erl_dist" };
+	static const char *const order[] = { "pretty", "compact", "ber", "per", "uper", "erl_dist" };
 	for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
 		for (size_t i = 0; i < r->nrows; i++)
 			if (!strcmp(r->rows[i].codec, order[o]))

@@ -190,7 +190,8 @@ int bench_run(const bench_config *cfgs, size_t ncfg, const bench_corpus *c,
 	for (size_t i = 0, k; i < nsel; i += k) {
 		for (k = 1; i + k < nsel && !strcmp(sel[i + k].codec, sel[i].codec); k++)
 			;
-		if (!script) {
+		/* Erlang/OTP megaco has no unaligned PER: uper runs alone. */
+		if (!script || !strcmp(sel[i].codec, "uper")) {
 			for (size_t j = i; j < i + k; j++)
 				bench_measure_row(&sel[j], c, p, &rep->rows[j]);
 			continue;

@@ -20,7 +20,7 @@
 
 #include "megaco/megaco.h"
 
-#define BENCH_MAX_ENC 4 /* pretty, compact, ber, per: index MEGACO_ENC_x - 1 */
+#define BENCH_MAX_ENC 5 /* pretty, compact, ber, per, aper: index MEGACO_ENC_x - 1 */
 
 /* ---- bench_yaml.c: a YAML (or JSON, which libyaml reads) document as a tree */
 typedef enum { YNODE_SCALAR, YNODE_MAP, YNODE_SEQ } ynode_kind;

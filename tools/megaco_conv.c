@@ -29,9 +29,10 @@ static void usage(FILE *to)
 	        "Converts one message from IN (default stdin) to OUT (default stdout), or each\n"
 	        "FILE to DIR/<its name>.\n"
 	        "\n"
-	        "  --from ENC             pretty, compact, ber, per or auto (default: detect)\n"
-	        "  --to ENC               pretty (default), compact, ber, per, or xer (asn1c's\n"
-	        "                         XML dump of the decoded model)\n"
+	        "  --from ENC             pretty, compact, ber, per, aper or auto (default: detect)\n"
+	        "  --to ENC               pretty (default), compact, ber, per, aper, or xer (asn1c's\n"
+	        "                         XML dump of the decoded model); per is X.691 UNALIGNED,\n"
+	        "                         aper ALIGNED (Erlang/OTP megaco's per)\n"
 	        "  -o, --output-dir DIR   convert every FILE into DIR (which must exist)\n"
 	        "  -f, --force            write BER or PER to stdout even when it is a terminal\n"
 	        "  --engine fast|asn1c    binary codecs: libmegaco's (default) or asn1c's own\n"
@@ -122,7 +123,8 @@ static void report(const char *name, const char *what, const megaco_error *err)
 
 static int is_binary(const conv *c)
 {
-	return !c->to_xer && (c->to == MEGACO_ENC_BER || c->to == MEGACO_ENC_PER);
+	return !c->to_xer && (c->to == MEGACO_ENC_BER || c->to == MEGACO_ENC_PER ||
+	                      c->to == MEGACO_ENC_APER);
 }
 
 /*
@@ -297,7 +299,7 @@ int main(int argc, char **argv)
 			goto cleanup;
 		case OPT_FROM:
 			if (megaco_encoding_from_name(optarg, &c.from) != MEGACO_OK) {
-				fprintf(stderr, PROG ": unknown encoding '%s' (pretty, compact, ber, per or auto)\n", optarg);
+				fprintf(stderr, PROG ": unknown encoding '%s' (pretty, compact, ber, per, aper or auto)\n", optarg);
 				goto cleanup;
 			}
 			break;
@@ -306,7 +308,7 @@ int main(int argc, char **argv)
 				c.to_xer = 1;
 			} else if (megaco_encoding_from_name(optarg, &c.to) != MEGACO_OK ||
 			           c.to == MEGACO_ENC_AUTO) {
-				fprintf(stderr, PROG ": unknown output encoding '%s' (pretty, compact, ber, per or xer)\n", optarg);
+				fprintf(stderr, PROG ": unknown output encoding '%s' (pretty, compact, ber, per, aper or xer)\n", optarg);
 				goto cleanup;
 			} else {
 				c.to_xer = 0;

@@ -1,6 +1,6 @@
 /*
  * Decoding bytes into a megaco_message and encoding one into bytes, in any of
- * the four encodings. Transcoding is decode + encode.
+ * the five encodings. Transcoding is decode + encode.
  */
 #ifndef MEGACO_CODEC_H
 #define MEGACO_CODEC_H
@@ -21,10 +21,11 @@ typedef enum megaco_encoding {
 	MEGACO_ENC_PRETTY,    /**< text, long keywords, indented (RFC 3525 Annex B) */
 	MEGACO_ENC_COMPACT,   /**< text, short keywords, no optional white space */
 	MEGACO_ENC_BER,       /**< ASN.1 BER (Annex A); encoder emits DER */
-	MEGACO_ENC_PER        /**< ASN.1 PER, X.691 UNALIGNED (Erlang's "per" is ALIGNED) */
+	MEGACO_ENC_PER,       /**< ASN.1 PER, X.691 UNALIGNED */
+	MEGACO_ENC_APER       /**< ASN.1 PER, X.691 ALIGNED: Erlang/OTP megaco's "per" (docs/aper.md) */
 } megaco_encoding;
 
-/** "pretty", "compact", "ber", "per" or "auto"; NULL for unknown values. */
+/** "pretty", "compact", "ber", "per", "aper" or "auto"; NULL for unknown values. */
 MEGACO_API const char *megaco_encoding_name(megaco_encoding enc);
 /** Parses the names above (case-insensitive). Returns MEGACO_OK or MEGACO_ERR_INVALID_ARGUMENT. */
 MEGACO_API int megaco_encoding_from_name(const char *name, megaco_encoding *out);
@@ -34,7 +35,11 @@ MEGACO_API int megaco_encoding_from_name(const char *name, megaco_encoding *out)
  * it: text starts (after white space and comments) with MEGACO/ or !/ (or an
  * authentication header); BER with a SEQUENCE tag whose length fits the
  * buffer; PER with the header bits of a message (first octet 0x00 or 0x01,
- * or an authHeader followed by version 1..3). Text with a long "MEGACO"
+ * or an authHeader followed by version 1..3). The two PER variants share
+ * those bits: a header that reads, up to its first transaction, as ALIGNED
+ * PER (padding bits zero, lengths on octet boundaries, octets inside the
+ * buffer) is reported as MEGACO_ENC_APER, any other as MEGACO_ENC_PER; a
+ * guess, as some UNALIGNED headers read that way too. Text with a long "MEGACO"
  * keyword is reported as pretty, with "!" as compact (one parser reads
  * both). Anything else whose first octets (up to 8) are printable ASCII or
  * line white space is reported as pretty text with version 0, so that the
@@ -91,7 +96,7 @@ MEGACO_API void megaco_buffer_free(void *buf, const megaco_options *opts);
  * CHOICE holds one of its alternatives, no NULL list elements, no NULL
  * buffer with a nonzero size, every required element present, no nesting
  * deeper than 1024 levels, so no cycles), what the message's version allows,
- * and what each of the four encodings can express (names mappable with the
+ * and what each encoding can express (PER's two variants express the same) (names mappable with the
  * options' registry and termination-ID layout included). version is the
  * protocol version to check for, or 0 for the message's own (a check for
  * another version does not change the message). Every encoder and

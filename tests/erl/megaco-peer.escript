@@ -9,15 +9,20 @@
 %% Usage:
 %%   megaco-peer.escript [OPTIONS] decode-compare ENC OURS_FILE REF_FILE
 %%   megaco-peer.escript [OPTIONS] decode-compare-dir ENC OURS_DIR REF_DIR
+%%                                    [ENC OURS_DIR REF_DIR]...
 %%   megaco-peer.escript [OPTIONS] decode ENC FILE
 %%
-%% ENC is pretty | compact | ber | per.
+%% ENC is pretty | compact | ber | per | aper.
 %%   pretty, compact: Erlang megaco's text decoders (version from MEGACO/n).
 %%   ber:  Erlang megaco's BER decoder (version found by megaco_ber_encoder).
 %%   per:  X.691 UNALIGNED PER.  Erlang megaco's own "per" codec is ALIGNED
 %%         and not comparable, so the H.248.1 v3 ASN.1 module is compiled
 %%         with asn1ct [uper, legacy_erlang_types] (megaco's record layout)
 %%         and its decode('MegacoMessage', Bin) is used on both files.
+%%   aper: X.691 ALIGNED PER: Erlang megaco's own per codec
+%%         (megaco_per_encoder) with its v3 module, whatever the message
+%%         version: the module libmegaco and corpus/aper use. (Erlang's stack
+%%         would take the v1 module for a v1 message; see docs/aper.md.)
 %%
 %% Options:
 %%   --asn1 PATH   the v3 ASN.1 module, for per (default: $MEGACO_ASN1, else
@@ -34,7 +39,9 @@
 %% Exit status: 0 all equal; 1 a mismatch or a file that does not decode;
 %% 2 usage or set-up error.  decode-compare-dir compares every regular file
 %% in OURS_DIR with the same name in REF_DIR, prints one line per mismatch
-%% and finally "N compared, M mismatched".
+%% and "OURS_DIR: N compared, M mismatched", for each triple in turn (one
+%% Erlang VM for all of them), and finally the totals as "N compared, M
+%% mismatched".
 
 -mode(compile).
 
@@ -52,9 +59,9 @@ main(Args) ->
 usage() ->
     "usage: megaco-peer.escript [--asn1 PATH] [--cache DIR] [--strict] [-v]\n"
     "         decode-compare ENC OURS_FILE REF_FILE\n"
-    "       | decode-compare-dir ENC OURS_DIR REF_DIR\n"
+    "       | decode-compare-dir ENC OURS_DIR REF_DIR [ENC OURS_DIR REF_DIR]...\n"
     "       | decode ENC FILE\n"
-    "       ENC: pretty | compact | ber | per\n".
+    "       ENC: pretty | compact | ber | per | aper\n".
 
 parse_opts(["--asn1", P | T], O) -> parse_opts(T, O#{asn1 => P});
 parse_opts(["--cache", P | T], O) -> parse_opts(T, O#{cache => P});
@@ -74,7 +81,27 @@ run(#{args := ["decode-compare", Enc, Ours, Ref]} = O) ->
             io:format("~s~n", [Why]),
             halt(1)
     end;
-run(#{args := ["decode-compare-dir", Enc, OursDir, RefDir], verbose := Verbose} = O) ->
+run(#{args := ["decode-compare-dir" | Triples]} = O) when Triples =/= [],
+                                                          length(Triples) rem 3 =:= 0 ->
+    {N, Bad} = compare_dirs(Triples, O, 0, 0),
+    io:format("~b compared, ~b mismatched~n", [N, Bad]),
+    halt(case Bad of 0 -> 0; _ -> 1 end);
+run(#{args := ["decode", Enc, File]} = O) ->
+    Dec = decoder(enc(Enc), O),
+    case decode_file(Dec, File) of
+        {ok, V} -> io:format("~p~n", [V]), halt(0);
+        {error, Why} -> io:format("~s~n", [Why]), halt(1)
+    end;
+run(_) ->
+    throw({usage, "bad arguments"}).
+
+compare_dirs([], _O, N, Bad) -> {N, Bad};
+compare_dirs([Enc, OursDir, RefDir | More], O, N0, Bad0) ->
+    {N, Bad} = compare_dir(Enc, OursDir, RefDir, O),
+    io:format("~s: ~b compared, ~b mismatched~n", [OursDir, N, Bad]),
+    compare_dirs(More, O, N0 + N, Bad0 + Bad).
+
+compare_dir(Enc, OursDir, RefDir, #{verbose := Verbose} = O) ->
     Dec = decoder(enc(Enc), O),
     Files = case file:list_dir(OursDir) of
                 {ok, Fs} -> lists:sort([F || F <- Fs, hd(F) =/= $.,
@@ -88,29 +115,21 @@ run(#{args := ["decode-compare-dir", Enc, OursDir, RefDir], verbose := Verbose} 
                     case compare_files(Dec, Ours, Ref, O) of
                         equal -> N;
                         {mismatch, Why, A, B} ->
-                            io:format("MISMATCH ~s: ~s~n", [F, Why]),
+                            io:format("MISMATCH ~s: ~s~n", [Ours, Why]),
                             Verbose andalso io:format("--- ours:~n~p~n--- ref:~n~p~n", [A, B]),
                             N + 1;
                         {error, Why} ->
-                            io:format("MISMATCH ~s: ~s~n", [F, Why]),
+                            io:format("MISMATCH ~s: ~s~n", [Ours, Why]),
                             N + 1
                     end
             end, 0, Files),
-    io:format("~b compared, ~b mismatched~n", [length(Files), Bad]),
-    halt(case Bad of 0 -> 0; _ -> 1 end);
-run(#{args := ["decode", Enc, File]} = O) ->
-    Dec = decoder(enc(Enc), O),
-    case decode_file(Dec, File) of
-        {ok, V} -> io:format("~p~n", [V]), halt(0);
-        {error, Why} -> io:format("~s~n", [Why]), halt(1)
-    end;
-run(_) ->
-    throw({usage, "bad arguments"}).
+    {length(Files), Bad}.
 
 enc("pretty") -> pretty;
 enc("compact") -> compact;
 enc("ber") -> ber;
 enc("per") -> per;
+enc("aper") -> aper;
 enc(X) -> throw({usage, "unknown encoding " ++ X}).
 
 %% ---------------------------------------------------------------------------
@@ -205,7 +224,9 @@ decoder(ber, _) ->
     end;
 decoder(per, O) ->
     Mod = uper_module(O),
-    fun(Bin) -> Mod:decode('MegacoMessage', Bin) end.
+    fun(Bin) -> Mod:decode('MegacoMessage', Bin) end;
+decoder(aper, _) ->
+    fun(Bin) -> megaco_per_encoder:decode_message([], 3, Bin) end.
 
 %% Compiles (once; the result is cached by the spec's checksum) and loads the
 %% v3 module for unaligned PER.

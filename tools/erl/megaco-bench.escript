@@ -16,14 +16,16 @@
 %%   pretty, pretty [flex]    corpus pretty/ files (megaco_pretty_text_encoder)
 %%   compact, compact [flex]  corpus compact/ files (megaco_compact_text_encoder)
 %%   ber                      corpus ber/ files (megaco_ber_encoder)
-%%   per                      Erlang's own ALIGNED PER, made by encoding the
-%%                            record decoded from pretty/ with
-%%                            megaco_per_encoder (corpus per/ holds UNALIGNED
-%%                            PER, which Erlang's per codec cannot read)
-%%   erl_dist                 likewise, megaco_erl_dist_encoder (term_to_binary)
-%% Binary decoders get the message version from the manifest, as the megaco
+%%   per                      corpus aper/ files (megaco_per_encoder, ALIGNED
+%%                            PER, decoded and encoded with its v3 module,
+%%                            which made those files: libmegaco's per row
+%%                            reads and writes the same bytes)
+%%   erl_dist                 Erlang's own encoding of the record decoded from
+%%                            pretty/ with megaco_erl_dist_encoder
+%% The ber decoder gets the message version from the manifest, as the megaco
 %% stack gets it from version_of/2 before decoding; text decoders find it in
-%% the text. Encoding configs are [] and, for [flex], [{flex, PortOrPorts}]
+%% the text. Erlang's per encoder would take the v1 module for a v1 message;
+%% it gives other bytes for six of them (docs/aper.md), so per uses v3. Encoding configs are [] and, for [flex], [{flex, PortOrPorts}]
 %% from megaco_flex_scanner:start() (the reentrant scanner when the runtime
 %% has SMP).
 %%
@@ -191,12 +193,13 @@ run_once(Codec, Mod, EC, Msgs, MinNs) ->
 measure_message(Codec, Mod, EC, #{name := Name} = M, MinNs) ->
     Bin = input(Codec, M),
     Dec = decoder(Codec, Mod, EC, maps:get(version, M)),
+    Enc = encoder(Codec, Mod, EC),
     Fail = fun(What, Why) -> throw({failed, Name, What, Why, 0}) end,
     Msg = case catch Dec(Bin) of
               {ok, R} -> R;
               Bad -> Fail("decode", Bad)
           end,
-    Size = case catch Mod:encode_message(EC, Msg) of
+    Size = case catch Enc(Msg) of
                {ok, B} -> iolist_size(B);
                Bad2 -> Fail("encode", Bad2)
            end,
@@ -207,7 +210,7 @@ measure_message(Codec, Mod, EC, #{name := Name} = M, MinNs) ->
                     end
             end,
     EncOp = fun() ->
-                    case Mod:encode_message(EC, Msg) of
+                    case Enc(Msg) of
                         {ok, B2} ->
                             case iolist_size(B2) of
                                 Size -> ok;
@@ -225,18 +228,27 @@ measure_message(Codec, Mod, EC, #{name := Name} = M, MinNs) ->
 
 decoder(Codec, Mod, EC, _V) when Codec =:= pretty; Codec =:= compact ->
     fun(Bin) -> Mod:decode_message(EC, Bin) end;
+decoder(per, Mod, EC, _V) ->
+    fun(Bin) -> Mod:decode_message(EC, 3, Bin) end;
 decoder(_, Mod, EC, V) ->
     fun(Bin) -> Mod:decode_message(EC, V, Bin) end.
 
-%% The bytes the row decodes: the corpus file, or (per, erl_dist) Erlang's
-%% own encoding of the record decoded from pretty text.
+encoder(per, Mod, EC) ->
+    fun(Msg) -> Mod:encode_message(EC, 3, Msg) end;
+encoder(_, Mod, EC) ->
+    fun(Msg) -> Mod:encode_message(EC, Msg) end.
+
+%% The bytes the row decodes: the corpus file (per: aper/), or (erl_dist)
+%% Erlang's own encoding of the record decoded from pretty text.
 input(Codec, #{files := Files}) when Codec =:= pretty; Codec =:= compact; Codec =:= ber ->
     maps:get(Codec, Files);
-input(Codec, #{files := Files, name := Name}) ->
-    Mod = case Codec of
-              per -> megaco_per_encoder;
-              erl_dist -> megaco_erl_dist_encoder
-          end,
+input(per, #{files := Files, name := Name}) ->
+    case maps:find(aper, Files) of
+        {ok, B} -> B;
+        error -> throw({failed, Name, "making input", "the corpus has no aper file", 0})
+    end;
+input(erl_dist, #{files := Files, name := Name}) ->
+    Mod = megaco_erl_dist_encoder,
     case megaco_pretty_text_encoder:decode_message([], maps:get(pretty, Files)) of
         {ok, Msg} ->
             case Mod:encode_message([], Msg) of
@@ -331,7 +343,7 @@ read_files(Dir, Dirs, #{name := Name, encodings := Encs}) ->
                                                 Name])) of
                  {ok, B} -> B;
                  {error, E} -> throw({setup, flat("cannot read ~s ~s: ~p", [Enc, Name, E])})
-             end} || Enc <- Encs, lists:member(Enc, [pretty, compact, ber])]).
+             end} || Enc <- Encs, lists:member(Enc, [pretty, compact, ber, aper])]).
 
 %% fnmatch-style glob (* ? [...]) as an anchored regular expression.
 glob_re(undefined) -> undefined;
