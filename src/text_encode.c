@@ -769,7 +769,7 @@ static void mtp(enc *e, const OCTET_STRING_t *a)
 
 /*
  * mId's deviceName (pathNAME) as the decoder reads it: an optional "*", a
- * letter or digit, then letters, digits and _ / * $, and an optional
+ * letter, then letters, digits and _ / * $, and an optional
  * "@" domain of letters, digits and - * . (grammar/megaco.l, MIDST).
  */
 static void device_name(enc *e, const PathName_t *d)
@@ -779,7 +779,8 @@ static void device_name(enc *e, const PathName_t *d)
 #define DN_ALNUM(c) (((c) | 0x20) >= 'a' && ((c) | 0x20) <= 'z') || ((c) >= '0' && (c) <= '9')
 	if (i < n && p[i] == '*')
 		i++;
-	int ok = i < n && (DN_ALNUM(p[i]));
+	/* pathNAME's NAME starts with ALPHA (the decoder does not read all digits). */
+	int ok = i < n && ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'z');
 	for (i++; ok && i < n && p[i] != '@'; i++)
 		ok = DN_ALNUM(p[i]) || p[i] == '_' || p[i] == '/' || p[i] == '*' || p[i] == '$';
 	for (i++; ok && i < n; i++)
