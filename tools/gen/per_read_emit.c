@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gen_lit.h"
 #include "schema_emit.h"
 
 static FILE *out;
@@ -34,18 +35,6 @@ static void fail(const char *what, const char *name)
 {
 	fprintf(stderr, "per_read_emit: %s: %s\n", name ? name : "?", what);
 	failed = 1;
-}
-
-static const char *ll(long long v)
-{
-	static char buf[4][40];
-	static int k;
-	char *b = buf[k++ & 3];
-	if (v == LLONG_MIN)
-		snprintf(b, sizeof buf[0], "(-%lldLL - 1)", LLONG_MAX);
-	else
-		snprintf(b, sizeof buf[0], "%lldLL", v);
-	return b;
 }
 
 /* The function of a constructed (type, per); SEQUENCEs ignore constraints. */
@@ -142,14 +131,14 @@ static void emit_decode(int k, const char *slot, const char *depth, const char *
 		    pc->value.range_bits > 63)
 			fail("INTEGER without a constrained range", m->name);
 		fprintf(out, "%src = int_c(r, %s, in, AL, %d, %s, %s);\n", ind, slot,
-		        pc->value.range_bits, ll(pc->value.lower), ll(pc->value.upper));
+		        pc->value.range_bits, lit(pc->value.lower), lit(pc->value.upper));
 		return;
 	case SK_ENUM:
 		if (!m->per)
 			fail("ENUMERATED without a PER constraint", m->name);
 		fprintf(out, "%src = enum_c(r, %s, in, AL, %d, %d, %s, %d, %u, %u, &schema_enums[%u]);\n",
 		        ind, slot, (pc->value.flags & SR_EXTENSIBLE) != 0, pc->value.range_bits,
-		        ll(pc->value.upper - pc->value.lower),
+		        lit(pc->value.upper - pc->value.lower),
 		        (t->flags & SF_EXTENSIBLE) != 0, t->enum_root, t->enum_count, t->enum_first);
 		return;
 	case SK_BOOL:
@@ -161,8 +150,8 @@ static void emit_decode(int k, const char *slot, const char *depth, const char *
 	default: { /* strings, OID as asn1c reads it (an OCTET STRING) */
 		strnums s = string_numbers(t->kind, pc, m->per, m->name);
 		fprintf(out, "%src = octets_c(r, %s, in, AL, %d, %d, %d, %s, %s, %uu, %s, %s, %s);\n", ind,
-		        slot, t->kind == SK_BITS, s.ext, s.nbits, ll(s.lb), ll(s.ub), s.unit_bits,
-		        ll(s.clb), ll(s.cub), size);
+		        slot, t->kind == SK_BITS, s.ext, s.nbits, lit(s.lb), lit(s.ub), s.unit_bits,
+		        lit(s.clb), lit(s.cub), size);
 		return;
 	}
 	}
@@ -279,10 +268,10 @@ static void emit_choice(const gen_type *g, int per)
 	emit_head(g);
 	if (nbits >= 0) {
 		fprintf(out, "\tif ((v = choice_index(in, AL, %d, %d, %s)) < 0)%s\n", ext, nbits,
-		        ll(pc->value.upper - pc->value.lower), ext ? " {" : "");
+		        lit(pc->value.upper - pc->value.lower), ext ? " {" : "");
 		fputs(ext ? "\t\tif (v == -1)\n\t\t\treturn PER_STARVED;\n\t\tgoto extension;\n\t}\n"
 		          : "\t\treturn PER_STARVED;\n", out);
-		fprintf(out, "\tif (v > %s)\n\t\treturn PER_FAIL;\n", ll(pc->value.upper));
+		fprintf(out, "\tif (v > %s)\n\t\treturn PER_FAIL;\n", lit(pc->value.upper));
 		fprintf(out, "\tset_present(st + %s, %s, v);\n\tswitch (v) {\n", po, ps);
 		for (int i = 0; i < t->count && i <= pc->value.upper; i++) {
 			fprintf(out, "\tcase %d: /* %s */\n", i, S->members[t->first + i].m.name);
@@ -329,7 +318,7 @@ static void emit_list(int f, const gen_type *g, int per)
 	             "\tint rc = list_head(r, sptr, in, AL, %d, &nbits, %s, %s, %s, &list, &nelems, &repeat);\n"
 	             "\tif (rc != PER_OK || (nelems == 0 && !repeat))\n\t\treturn rc;\n"
 	             "\treturn PFX(l_%d)(r, list, in, depth, nbits, nelems, repeat);\n",
-	        nbits, ext, ll(lb), ll(ub), size, f);
+	        nbits, ext, lit(lb), lit(ub), size, f);
 	(void)t;
 }
 

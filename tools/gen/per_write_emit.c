@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gen_lit.h"
 #include "schema_emit.h"
 
 /* per_writer.c's ST_* */
@@ -39,18 +40,6 @@ static void refuse(const char *type, const char *member, const char *why)
 static int constructed(int kind)
 {
 	return kind == SK_SEQUENCE || kind == SK_CHOICE || kind == SK_SEQUENCE_OF || kind == SK_SET_OF;
-}
-
-static const char *ll(long long v)
-{
-	static char buf[4][40];
-	static int k;
-	char *b = buf[k++ & 3];
-	if (v == LLONG_MIN)
-		snprintf(b, sizeof buf[0], "(-%lldLL - 1)", LLONG_MAX);
-	else
-		snprintf(b, sizeof buf[0], "%lldLL", v);
-	return b;
 }
 
 /* The variant's prefix of a type's function. */
@@ -97,7 +86,7 @@ static void emit_value(int k, int A, const char *ind)
 		if (uns && r->lower < 0)
 			refuse(tn, mn, "unsigned INTEGER with a negative bound");
 		fprintf(out, "%sif (w_int(w, %d, m, %s, %d, %s, %s, %d))\n%s\treturn -1;\n", ind, A, ref,
-		        uns, ll(r->lower), ll(r->upper), r->range_bits, ind);
+		        uns, lit(r->lower), lit(r->upper), r->range_bits, ind);
 		return;
 	}
 	case SK_ENUM: {
@@ -163,8 +152,8 @@ static void emit_value(int k, int A, const char *ind)
 				refuse(tn, mn, "an IA5String alphabet other than 0..127");
 		}
 		fprintf(out, "%sif (w_string(w, %d, m, %s, %d, %d, %d, %d, %s, %s, %d, %s, %s))\n%s\treturn -1;\n",
-		        ind, A, ref, st, (sm->flags & SM_NAMED_BITS) != 0, ext, nbits, ll(lo), ll(hi), ubits,
-		        ll(clo), ll(chi), ind);
+		        ind, A, ref, st, (sm->flags & SM_NAMED_BITS) != 0, ext, nbits, lit(lo), lit(hi), ubits,
+		        lit(clo), lit(chi), ind);
 		return;
 	}
 	default:
@@ -331,7 +320,7 @@ static void emit_list(int ti, int A)
 	if (constrained) {
 		fprintf(out, "\tint semi;\n\tif (put_count(w, %d, &schema_members[%d], n, %d, %d, %s, %s, &semi))\n"
 		             "\t\treturn -1;\n\tif (!semi) {\n\t\tfor (; i < n; i++) {\n", A, k, ext,
-		        r->effective_bits, ll(r->lower), ll(r->upper));
+		        r->effective_bits, lit(r->lower), lit(r->upper));
 		fprintf(out, "\t\t\tif (!(m = (const char *)l->array[i]))\n\t\t\t\treturn stop(w, W_ENCODE, "
 		             "&schema_members[%d], \"NULL list item\");\n", k);
 		emit_value(k, A, "\t\t\t");
