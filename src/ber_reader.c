@@ -689,17 +689,6 @@ static ALWAYS_INLINE pos choice_close(reader *r, unsigned ti, pos e, const choic
 	return f->indef ? e + 2 : e;
 }
 
-/* The CHOICE's present field, of the size asn1c gave it, at pp. */
-static ALWAYS_INLINE void set_present(char *pp, size_t size, int present)
-{
-	switch (size) {
-	case sizeof(int): *(int *)(void *)pp = present; break;
-	case sizeof(short): *(short *)(void *)pp = (short)present; break;
-	case sizeof(signed char): *(signed char *)pp = (signed char)present; break;
-	default: break;
-	}
-}
-
 /* asn_INTEGER2long / asn_INTEGER2ulong on n content octets. */
 static int to_long(pos b, size_t n, int is_unsigned, long *out)
 {

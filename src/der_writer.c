@@ -231,17 +231,6 @@ static inline __attribute__((unused)) int list_ok(writer *w, const void *v, cons
 	return 0;
 }
 
-/* The number of the CHOICE alternative present (0 when none), by the size of its field. */
-static inline int present(const char *at, size_t size)
-{
-	switch (size) {
-	case sizeof(int): return *(const int *)(const void *)at;
-	case sizeof(short): return *(const short *)(const void *)at;
-	case sizeof(signed char): return *(const signed char *)at;
-	default: return -1;
-	}
-}
-
 /* ---- leaves ------------------------------------------------------------------------------ */
 
 /*

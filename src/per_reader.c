@@ -322,17 +322,6 @@ static void *reader_realloc(reader *r, void *ptr, size_t size)
 
 typedef int value_f(reader *r, void **sptr, per_in *in, unsigned depth);
 
-/* Stores a CHOICE's presence (index + 1) in the integer asn1c gave it. */
-static ALWAYS_INLINE void set_present(char *pres, size_t size, int64_t value)
-{
-	switch (size) {
-	case sizeof(int): *(int *)(void *)pres = (int)value + 1; break;
-	case sizeof(short): *(short *)(void *)pres = (short)(value + 1); break;
-	case sizeof(char): *(signed char *)pres = (signed char)(value + 1); break;
-	default: break;
-	}
-}
-
 /* --- open types and extensions ----------------------------------------------- */
 
 /*

@@ -272,17 +272,6 @@ static inline int too_deep(pw *w, int type)
 	return 0;
 }
 
-/* The number of the CHOICE alternative present (0 when none), by the size of its field. */
-static inline int present(const char *at, size_t size)
-{
-	switch (size) {
-	case sizeof(int): return *(const int *)(const void *)at;
-	case sizeof(short): return *(const short *)(const void *)at;
-	case sizeof(signed char): return *(const signed char *)at;
-	default: return -1;
-	}
-}
-
 /* Writes one value (a member's, at m) as a complete encoding. */
 typedef int value_writer(pw *w, const char *m);
 
@@ -611,7 +600,7 @@ static NOINLINE int deeper(unsigned t, const char *v, unsigned d, unsigned max)
 	}
 	unsigned first = ty->first, end = first + ty->count;
 	if (ty->kind == SK_CHOICE) {
-		int k = present(v + ty->pres_offset, ty->pres_size);
+		int k = schema_present_get(v + ty->pres_offset, ty->pres_size);
 		if (k <= 0 || k > ty->count)
 			return 0;
 		first += (unsigned)k - 1, end = first + 1;

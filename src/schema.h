@@ -39,6 +39,7 @@
 #ifndef MEGACO_SCHEMA_H
 #define MEGACO_SCHEMA_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* What a type is, by the C representation asn1c gives it. */
@@ -160,6 +161,27 @@ static inline const void *schema_member_value(const schema_member *m, const void
 {
 	const char *p = (const char *)parent + m->offset;
 	return (m->flags & SM_POINTER) ? *(const void *const *)p : p;
+}
+
+/* A CHOICE's present field (asn1c: 0 none, else alternative + 1), of the size the schema gives. */
+static inline int schema_present_get(const char *at, size_t size)
+{
+	switch (size) {
+	case sizeof(int): return *(const int *)(const void *)at;
+	case sizeof(short): return *(const short *)(const void *)at;
+	case sizeof(signed char): return *(const signed char *)at;
+	default: return -1;
+	}
+}
+
+static inline void schema_present_set(char *at, size_t size, int present)
+{
+	switch (size) {
+	case sizeof(int): *(int *)(void *)at = present; break;
+	case sizeof(short): *(short *)(void *)at = (short)present; break;
+	case sizeof(signed char): *(signed char *)at = (signed char)present; break;
+	default: break;
+	}
 }
 
 #endif

@@ -352,7 +352,7 @@ static void emit_choice(int ti)
 			refuse(t->name, m->name, "an alternative without a tag");
 			continue;
 		}
-		fprintf(out, "\t\t/* %s */\n\t\tset_present(st + %s, %s, %d);\n", m->name, po, ps, i + 1);
+		fprintf(out, "\t\t/* %s */\n\t\tschema_present_set(st + %s, %s, %d);\n", m->name, po, ps, i + 1);
 		slot_of(k, slot, sizeof slot);
 		emit_value("\t\t", m->type, m->tag_mode, slot, "hp", "f.ap", "f.alim");
 		fputs("\t\tbreak;\n", out);

@@ -272,7 +272,7 @@ static void emit_choice(const gen_type *g, int per)
 		fputs(ext ? "\t\tif (v == -1)\n\t\t\treturn PER_STARVED;\n\t\tgoto extension;\n\t}\n"
 		          : "\t\treturn PER_STARVED;\n", out);
 		fprintf(out, "\tif (v > %s)\n\t\treturn PER_FAIL;\n", lit(pc->value.upper));
-		fprintf(out, "\tset_present(st + %s, %s, v);\n\tswitch (v) {\n", po, ps);
+		fprintf(out, "\tschema_present_set(st + %s, %s, (int)v + 1);\n\tswitch (v) {\n", po, ps);
 		for (int i = 0; i < t->count && i <= pc->value.upper; i++) {
 			fprintf(out, "\tcase %d: /* %s */\n", i, S->members[t->first + i].m.name);
 			emit_member(t->first + i, "\t\t");
@@ -291,7 +291,7 @@ static void emit_choice(const gen_type *g, int per)
 	 * is refused (the model could not hold it). */
 	fprintf(out, "\tif ((v = nsnnwn_get(in, AL)) < 0)\n\t\treturn PER_STARVED;\n"
 	             "\tv += %u;\n\tif (v >= %u)\n\t\treturn PER_FAIL;\n"
-	             "\tset_present(st + %s, %s, v);\n\tswitch (v) {\n",
+	             "\tschema_present_set(st + %s, %s, (int)v + 1);\n\tswitch (v) {\n",
 	        t->root_count, t->count, po, ps);
 	for (int i = t->root_count; i < t->count; i++) {
 		int mk = t->first + i;

@@ -278,7 +278,7 @@ static void emit_choice(int ti, int A)
 	char off[2 * GEN_NAME + 64], ps[2 * GEN_NAME + 64];
 	gen_pres_offset_expr(g, off, sizeof off);
 	gen_pres_size_expr(g, ps, sizeof ps);
-	fprintf(out, "\tswitch (present(v + %s, %s)) {\n", off, ps);
+	fprintf(out, "\tswitch (schema_present_get(v + %s, %s)) {\n", off, ps);
 	for (int i = 0; i < t->count; i++) {
 		int k = t->first + i;
 		const schema_member *m = &S->members[k].m;
