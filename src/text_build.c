@@ -791,6 +791,10 @@ static int parse_mid(text_parse *px, const text_tok *t, int allow_port, mid_part
 	}
 	if (n > 64)
 		return syntax(px, t, "a device name of at most 64 characters");
+	/* pathNAME = ["*"] NAME ..., NAME = ALPHA ...: the scanner also takes a digit there. */
+	size_t a = s[0] == '*';
+	if (a >= n || (unsigned)((s[a] | 0x20) - 'a') > 'z' - 'a')
+		return syntax(px, t, "a device name (pathNAME: a letter after an optional '*')");
 	m->kind = MID_DEVICE;
 	m->name = s;
 	m->name_len = n;

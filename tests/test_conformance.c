@@ -172,6 +172,18 @@ static const struct {
 	 MEGACO_ERR_SYNTAX, "a1234", "a termination ID of 65 characters", 0},
 	{"pathNAME", Q(1, "MF=a123456789b123456789c123456789d123456789e123456789f123456789g123"),
 	 MEGACO_OK, NULL, NULL, 0},
+	{"deviceName", "MEGACO/1 8a\nT=1{C=1{" NT "}}", MEGACO_ERR_SYNTAX, "8a",
+	 "found '8a' where a device name (pathNAME: a letter after an optional '*') was expected", 0},
+	{"deviceName", "MEGACO/1 *806\nT=1{C=1{" NT "}}", MEGACO_ERR_SYNTAX, "*806",
+	 "pathNAME: a letter after an optional '*'", 0},
+	{"deviceName", Q(1, "SC=ROOT{SV{MT=RS,RE=901,MG=9mgc@host}}"), MEGACO_ERR_SYNTAX, "9mgc",
+	 "pathNAME", 0},
+	{"deviceName", Q(1, "SC=ROOT{SV{MT=RS,RE=901,AD=*1x}}"), MEGACO_ERR_SYNTAX, "*1x",
+	 "pathNAME", 0},
+	{"deviceName", "MEGACO/1 a8\nT=1{C=1{" NT "}}", MEGACO_OK, NULL, NULL, 0},
+	{"deviceName", "MEGACO/1 *mg/rack_1$*@gw-1.example\nT=1{C=1{" NT "}}", MEGACO_OK, NULL,
+	 NULL, 0},
+	{"deviceName", Q(1, "SC=ROOT{SV{MT=RS,RE=901,AD=55555}}"), MEGACO_OK, NULL, NULL, 0},
 
 	/* ---- elements newer than the message's version ---- */
 	{"segmentReply", "MEGACO/2 [1.2.3.4]\nSM=1/2", MEGACO_ERR_VERSION_MISMATCH, "1/2",
