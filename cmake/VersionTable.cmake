@@ -1,8 +1,8 @@
 # The one version table: tools/gen/version_table_gen.c reads the H.248.1 ASN.1
 # modules of versions 1, 2 and 3 (asn1/) and writes version_table.h, the first
-# version of every element (MEGACO_SINCE_<Type>_<member> and
-# megaco_version_table[]), which the binary version gate (src/version_check.c)
-# and the text codec use. The generator is compiled with the build machine's
+# version of every element (MEGACO_SINCE_<Type>_<member>, which the text codec
+# uses, and megaco_version_table[], which tools/gen puts into the const schema
+# for the binary version gate, src/version_check.c). The generator is compiled with the build machine's
 # compiler (MEGACO_HOST_C_COMPILER) and run at build time, in a cross build
 # too (it reads and writes only text: nothing of the target is needed).
 # Included after the megaco_core target is defined.

@@ -34,7 +34,10 @@
  *   ext_start (count when not extensible). SF_EXTENSIBLE on the type.
  * - Names and versions: name says which names a field carries (SN_*), for
  *   name conversion; version is the H.248 version that introduced the
- *   member, from the one version table (version_table.h).
+ *   member, ENUMERATED value or named bit, from the one version table
+ *   (version_table.h); a type's newest is the latest version of anything a
+ *   value of it can hold at any depth, so a walk for an older message can
+ *   skip a value whose type's newest is not above the message's version.
  */
 #ifndef MEGACO_SCHEMA_H
 #define MEGACO_SCHEMA_H
@@ -49,12 +52,12 @@ enum schema_kind {
 	SK_SEQUENCE_OF,
 	SK_SET_OF,
 	SK_INT,     /* INTEGER as a C long (unsigned when SF_UNSIGNED) */
-	SK_ENUM,    /* ENUMERATED as a C long; enum_first/enum_count */
+	SK_ENUM,    /* ENUMERATED as a C long; its values are enum_first/enum_count */
 	SK_BOOL,
 	SK_NULL,
 	SK_OCTETS,  /* OCTET STRING */
 	SK_IA5,     /* IA5String: an OCTET_STRING_t that must have a buffer */
-	SK_BITS,    /* BIT STRING (SF_NAMED_BITS: a named-bit list) */
+	SK_BITS,    /* BIT STRING (SF_NAMED_BITS: a named-bit list, its bits enum_first/enum_count) */
 	SK_OID,     /* OBJECT IDENTIFIER: contents as stored */
 };
 
@@ -111,8 +114,9 @@ typedef struct schema_tag2member {
 } schema_tag2member;
 
 typedef struct schema_enum {
-	long long value;
+	long long value;       /* ENUMERATED: the value; named bit: its number */
 	const char *name;
+	unsigned char version; /* H.248 version that introduced it */
 } schema_enum;
 
 typedef struct schema_type {
@@ -121,6 +125,7 @@ typedef struct schema_type {
 	unsigned char flags;   /* SF_* */
 	unsigned char tag_count;
 	unsigned char pres_size; /* CHOICE: sizeof the present field */
+	unsigned char newest;  /* latest version of anything a value can hold */
 	uint32_t size;         /* sizeof the C value */
 	uint32_t pres_offset;  /* CHOICE: offsetof the present field */
 	uint16_t tags;         /* index into schema_tags */
@@ -130,7 +135,7 @@ typedef struct schema_type {
 	uint16_t root_count;   /* SEQUENCE, CHOICE: members before the extension marker */
 	uint16_t tag_map;      /* index into schema_tag2members */
 	uint16_t tag_map_count;
-	uint16_t enum_first;   /* ENUM: index into schema_enums, sorted by value */
+	uint16_t enum_first;   /* ENUM, named bits: index into schema_enums, sorted by value */
 	uint16_t enum_count;
 	uint16_t enum_root;    /* ENUM: values in the root (before "...") */
 	uint16_t opt_count;    /* SEQUENCE: OPTIONAL root members (PER presence bits) */

@@ -125,10 +125,10 @@ int emit_schema_c(const gen_schema *s, FILE *f)
 		fputs(lit(s->enums[i].value), f);
 		fputs(", ", f);
 		put_str(f, s->enums[i].name);
-		fputs(" },\n", f);
+		fprintf(f, ", %u },\n", s->enums[i].version);
 	}
 	if (!s->nenums)
-		fputs("\t{ 0, NULL },\n", f);
+		fputs("\t{ 0, NULL, 0 },\n", f);
 	fputs("};\n\n", f);
 
 	fputs("const schema_type schema_types[] = {\n", f);
@@ -140,8 +140,8 @@ int emit_schema_c(const gen_schema *s, FILE *f)
 		gen_pres_size_expr(g, c, sizeof c);
 		fprintf(f, "\t[SCHEMA_T_%s] = {\n\t\t.name = ", g->cname);
 		put_str(f, t->name);
-		fprintf(f, ", .kind = %s, .flags = 0x%x, .tag_count = %u,\n", kind_names[t->kind],
-		        t->flags, t->tag_count);
+		fprintf(f, ", .kind = %s, .flags = 0x%x, .tag_count = %u, .newest = %u,\n",
+		        kind_names[t->kind], t->flags, t->tag_count, t->newest);
 		fprintf(f, "\t\t.size = %s,\n", a);
 		if (t->kind == SK_CHOICE)
 			fprintf(f, "\t\t.pres_offset = %s, .pres_size = %s,\n", b, c);

@@ -28,8 +28,9 @@
 #include "constr_SEQUENCE.h"
 #include "constr_SEQUENCE_OF.h"
 #include "constr_SET_OF.h"
-#include "version_table.h"
 #include "schema_facts.h"
+#define MEGACO_VERSION_TABLE_DATA
+#include "version_table.h"
 
 static int complain(const char *what, const char *name)
 {
@@ -178,17 +179,17 @@ static int has_enum(const char *cname)
 static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline_tag);
 
 /*
- * The H.248 version that introduced member `member` of the type whose C name
- * is ctag: version_table.h, generated from the v1, v2 and v3 modules
- * (cmake/VersionTable.cmake), lists every element added after version 1.
+ * The H.248 version that introduced member, value or named bit `member` of
+ * the type whose C name is ctag, 0 if the version table (version_table.h,
+ * generated from the v1, v2 and v3 modules by cmake/VersionTable.cmake) does
+ * not have it.
  */
 static unsigned char member_since(const char *ctag, const char *member)
 {
-	for (size_t i = 0; i < MEGACO_VERSION_TABLE_SIZE; i++)
-		if (!strcmp(megaco_version_table[i].type, ctag) &&
-		    !strcmp(megaco_version_table[i].member, member))
-			return megaco_version_table[i].since;
-	return 1;
+	for (const megaco_version_entry *e = megaco_version_table; e->type; e++)
+		if (!strcmp(e->type, ctag) && !strcmp(e->member, member))
+			return e->since;
+	return 0;
 }
 
 static int fill_members(gen_schema *s, int ti)
@@ -237,7 +238,9 @@ static int fill_members(gen_schema *s, int ti)
 		            (el->flags & ATF_OPEN_TYPE ? SM_OPEN_TYPE : 0) |
 		            (el->optional ? SM_OPTIONAL : 0) | (el->default_value ? SM_DEFAULT : 0);
 		sm->optional = (uint16_t)el->optional;
-		sm->version = el->name && !list ? member_since(t->ctag, el->name) : 1;
+		sm->version = list ? 1 : member_since(t->ctag, el->name ? el->name : "");
+		if (!sm->version)
+			return complain("member not in the version table", el->name);
 		if (ss && i > ss->ext_after && i < ss->ext_before)
 			sm->flags |= SM_EXTENSION;
 		if (cs && cs->ext_start >= 0 && i >= cs->ext_start)
@@ -305,6 +308,8 @@ static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline
 		join(t->cname, sizeof t->cname, named_type(td) ? mn : inline_tag, "", "");
 		t->t.size = (uint32_t)primitive_size[kind];
 	}
+	char key[GEN_NAME]; /* the version table's name for it */
+	join(key, sizeof key, t->cname, "", "");
 	/* Identifiers stay unique (two base descriptors could mangle alike). */
 	for (int i = 0; i < ti; i++)
 		if (!strcmp(s->types[i].cname, t->cname)) {
@@ -370,14 +375,31 @@ static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline
 		t->t.enum_root = (uint16_t)(is->extension ? is->extension - 1 : is->map_count);
 		if (is->extension)
 			t->t.flags |= SF_EXTENSIBLE;
-		for (int i = 0; i < is->map_count; i++)
-			s->enums[s->nenums++] = (schema_enum){ is->value2enum[i].nat_value,
-				                                   is->value2enum[i].enum_name };
+		for (int i = 0; i < is->map_count; i++) {
+			schema_enum *e = &s->enums[s->nenums++];
+			*e = (schema_enum){ is->value2enum[i].nat_value, is->value2enum[i].enum_name,
+				                member_since(key, is->value2enum[i].enum_name) };
+			if (!e->version)
+				return complain("value not in the version table", e->name);
+		}
 		break;
 	}
 	case SK_BITS:
 		if (named_type(td) && has_enum(t->cname))
 			t->t.flags |= SF_NAMED_BITS;
+		/* Its named bits, as the module lists them (by number). */
+		t->t.enum_first = (uint16_t)s->nenums;
+		for (const megaco_version_entry *e = megaco_version_table; e->type; e++) {
+			if (strcmp(e->type, key) || e->value < 0)
+				continue;
+			if (s->nenums == GEN_MAX_ENUMS ||
+			    (t->t.enum_count && s->enums[s->nenums - 1].value >= e->value))
+				return complain("named bits out of order", e->member);
+			s->enums[s->nenums++] = (schema_enum){ e->value, e->member, e->since };
+			t->t.enum_count++;
+		}
+		if (t->t.enum_count && !(t->t.flags & SF_NAMED_BITS))
+			return complain("named bits of a type asn1c has no enum for", td->name);
 		break;
 	default: break;
 	}
@@ -413,6 +435,45 @@ static int reaches(const gen_schema *s, int from, int target, unsigned char *see
 	return 0;
 }
 
+/*
+ * Each type's newest version (its own members, values and bits, and its
+ * member types' newest), until nothing changes; and a check that every value
+ * and bit added after version 1 has a type in the schema that carries it.
+ */
+static int check_versions(gen_schema *s)
+{
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int i = 0; i < s->ntypes; i++) {
+			schema_type *t = &s->types[i].t;
+			unsigned char n = 1;
+			for (int k = 0; k < t->enum_count; k++)
+				if (s->enums[t->enum_first + k].version > n)
+					n = s->enums[t->enum_first + k].version;
+			for (int k = 0; constructed(t->kind) && k < t->count; k++) {
+				const schema_member *m = &s->members[t->first + k].m;
+				if (m->version > n)
+					n = m->version;
+				if (s->types[m->type].t.newest > n)
+					n = s->types[m->type].t.newest;
+			}
+			if (n != t->newest)
+				t->newest = n, changed = 1;
+		}
+	}
+	for (const megaco_version_entry *e = megaco_version_table; e->type; e++) {
+		int found = e->value < 0 || e->since == 1;
+		for (int i = 0; i < s->ntypes && !found; i++) {
+			const schema_type *t = &s->types[i].t;
+			for (int k = 0; strcmp(s->types[i].cname, e->type) == 0 && k < t->enum_count; k++)
+				found |= !strcmp(s->enums[t->enum_first + k].name, e->member);
+		}
+		if (!found)
+			return complain("a value or bit added after version 1 that no type carries", e->member);
+	}
+	return 0;
+}
+
 int gen_schema_build(gen_schema *s)
 {
 	memset(s, 0, sizeof *s);
@@ -435,7 +496,7 @@ int gen_schema_build(gen_schema *s)
 		if (reaches(s, i, i, seen))
 			s->types[i].t.flags |= SF_RECURSIVE;
 	}
-	return 0;
+	return check_versions(s);
 }
 
 void gen_offset_expr(const gen_schema *s, const gen_member *m, char *buf, size_t cap)

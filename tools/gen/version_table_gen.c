@@ -6,12 +6,12 @@
  * v3 module, every ENUMERATED value and every named bit, the first version
  * whose module has it:
  *
- *   #define MEGACO_SINCE_<Type>_<member> n      (for the C code's own checks)
- *   megaco_version_table[]                      (the entries with n > 1, as data)
+ *   #define MEGACO_SINCE_<Type>_<member> n      (for the text codec's own checks)
+ *   megaco_version_table[]                      (all of them, as data for tools/gen)
  *
- * <Type> is asn1c's C name (an inline type of member m of T is T__m), and
- * the table also keeps asn1c's descriptor name (the member's name for an
- * inline type), which is what a walk over asn1c's descriptors sees.
+ * <Type> is asn1c's C name (an inline type of member m of T is T__m). The
+ * schema generator (tools/gen/schema_model.c) puts each version into the
+ * const schema, where the binary version gate reads it.
  *
  * The reader knows the subset of X.680 these modules use: type assignments,
  * SEQUENCE / SET / CHOICE / ENUMERATED / BIT STRING / INTEGER with braces,
@@ -28,8 +28,8 @@ enum { MAX_TOKENS = 40000, MAX_ITEMS = 4000, NAME = 128 };
 
 typedef struct {
 	char owner[NAME];   /* C type name: Type or Type__member */
-	char td_name[NAME]; /* asn1c descriptor name: Type, or member for an inline type */
 	char member[NAME];
+	long value;         /* a named value's or bit's number; -1 for a member */
 } item;
 
 typedef struct {
@@ -138,20 +138,20 @@ static void skip_group(module *m)
 	} while (depth);
 }
 
-static void add(module *m, const char *owner, const char *td_name, const char *member)
+static void add(module *m, const char *owner, const char *member, long value)
 {
 	if (m->nitems == MAX_ITEMS)
 		die(m, "too many members");
 	item *it = &m->items[m->nitems++];
 	snprintf(it->owner, NAME, "%s", owner);
-	snprintf(it->td_name, NAME, "%s", td_name);
 	snprintf(it->member, NAME, "%s", member);
+	it->value = value;
 }
 
-static void parse_type(module *m, const char *owner, const char *td_name);
+static void parse_type(module *m, const char *owner);
 
 /* name(n) items of ENUMERATED, BIT STRING and INTEGER, after the '{'. */
-static void parse_named(module *m, const char *owner, const char *td_name)
+static void parse_named(module *m, const char *owner)
 {
 	expect(m, "{");
 	while (!is(m, "}")) {
@@ -159,16 +159,18 @@ static void parse_named(module *m, const char *owner, const char *td_name)
 			m->pos++;
 			continue;
 		}
-		add(m, owner, td_name, peek(m, 0));
+		const char *name = peek(m, 0);
 		m->pos++;
-		if (is(m, "("))
-			skip_group(m);
+		if (!is(m, "(") || !isdigit((unsigned char)peek(m, 1)[0]) || strcmp(peek(m, 2), ")"))
+			die(m, "name(number) expected");
+		add(m, owner, name, strtol(peek(m, 1), NULL, 10));
+		m->pos += 3;
 	}
 	m->pos++;
 }
 
 /* Members of SEQUENCE, SET and CHOICE, after the '{'. */
-static void parse_members(module *m, const char *owner, const char *td_name)
+static void parse_members(module *m, const char *owner)
 {
 	expect(m, "{");
 	while (!is(m, "}")) {
@@ -179,11 +181,11 @@ static void parse_members(module *m, const char *owner, const char *td_name)
 		const char *name = peek(m, 0);
 		if (!islower((unsigned char)name[0]))
 			die(m, "member name expected");
-		add(m, owner, td_name, name);
+		add(m, owner, name, -1);
 		m->pos++;
 		char inner[NAME];
 		snprintf(inner, sizeof inner, "%s__%s", owner, name);
-		parse_type(m, inner, name);
+		parse_type(m, inner);
 		/* OPTIONAL, DEFAULT value, up to the next member. */
 		while (!is(m, ",") && !is(m, "}")) {
 			if (is(m, "(") || is(m, "{"))
@@ -195,7 +197,7 @@ static void parse_members(module *m, const char *owner, const char *td_name)
 	m->pos++;
 }
 
-static void parse_type(module *m, const char *owner, const char *td_name)
+static void parse_type(module *m, const char *owner)
 {
 	for (;;) { /* tags */
 		if (is(m, "[")) {
@@ -209,7 +211,7 @@ static void parse_type(module *m, const char *owner, const char *td_name)
 	if (is(m, "SEQUENCE") || is(m, "SET")) {
 		m->pos++;
 		if (is(m, "{")) {
-			parse_members(m, owner, td_name);
+			parse_members(m, owner);
 			return;
 		}
 		if (is(m, "SIZE")) /* SEQUENCE SIZE (..) OF */
@@ -219,17 +221,17 @@ static void parse_type(module *m, const char *owner, const char *td_name)
 		expect(m, "OF");
 		char inner[NAME];
 		snprintf(inner, sizeof inner, "%s__Member", owner);
-		parse_type(m, inner, "Member");
+		parse_type(m, inner);
 		return;
 	}
 	if (is(m, "CHOICE")) {
 		m->pos++;
-		parse_members(m, owner, td_name);
+		parse_members(m, owner);
 		return;
 	}
 	if (is(m, "ENUMERATED")) {
 		m->pos++;
-		parse_named(m, owner, td_name);
+		parse_named(m, owner);
 		return;
 	}
 	if (is(m, "BIT") || is(m, "OCTET")) {
@@ -240,7 +242,7 @@ static void parse_type(module *m, const char *owner, const char *td_name)
 		m->pos++; /* INTEGER, BOOLEAN, NULL, IA5String, a type reference, ... */
 	}
 	if (is(m, "{"))
-		parse_named(m, owner, td_name);
+		parse_named(m, owner);
 	while (is(m, "("))
 		skip_group(m);
 }
@@ -254,7 +256,7 @@ static void parse_module(module *m)
 		if (!strcmp(peek(m, 1), "::=") && isupper((unsigned char)peek(m, 0)[0])) {
 			const char *name = peek(m, 0);
 			m->pos += 2;
-			parse_type(m, name, name);
+			parse_type(m, name);
 		} else if (is(m, "{") || is(m, "(")) {
 			skip_group(m); /* a value assignment's value, IMPORTS lists, ... */
 		} else {
@@ -296,6 +298,12 @@ static void c_name(char *out, size_t cap, const char *s)
 
 static module mods[3];
 
+/* The first version whose module has it (every element of the v3 module is in v3). */
+static int since(const item *it)
+{
+	return has(&mods[0], it->owner, it->member) ? 1 : has(&mods[1], it->owner, it->member) ? 2 : 3;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 5) {
@@ -315,37 +323,29 @@ int main(int argc, char **argv)
 	fprintf(out, "/* Generated by tools/gen/version_table_gen.c from the H.248.1 ASN.1 modules\n"
 	             " * v1, v2 and v3 (asn1/): the first version of every element. Do not edit. */\n"
 	             "#ifndef MEGACO_VERSION_TABLE_H\n#define MEGACO_VERSION_TABLE_H\n\n");
-	int later = 0;
 	for (int i = 0; i < v3->nitems; i++) {
 		const item *it = &v3->items[i];
-		int since = has(&mods[0], it->owner, it->member) ? 1
-		            : has(&mods[1], it->owner, it->member) ? 2 : 3;
 		char o[NAME], mb[NAME];
 		c_name(o, sizeof o, it->owner);
 		c_name(mb, sizeof mb, it->member);
 		/* A member name repeated in one type (none in these modules) would redefine. */
-		fprintf(out, "#define MEGACO_SINCE_%s_%s %d\n", o, mb, since);
-		later += since > 1;
+		fprintf(out, "#define MEGACO_SINCE_%s_%s %d\n", o, mb, since(it));
 	}
-	fprintf(out, "\n/* The elements added after version 1. */\n"
+	fprintf(out, "\n/* The same as data, for the schema generator (tools/gen) only. */\n"
+	             "#ifdef MEGACO_VERSION_TABLE_DATA\n"
 	             "typedef struct megaco_version_entry {\n"
-	             "\tconst char *type;    /* asn1c's C type name */\n"
-	             "\tconst char *td_name; /* asn1c's descriptor name */\n"
-	             "\tconst char *member;  /* member, ENUMERATED value or named bit */\n"
+	             "\tconst char *type;   /* asn1c's C type name */\n"
+	             "\tconst char *member; /* member, ENUMERATED value or named bit */\n"
+	             "\tlong value;         /* the value's or bit's number; -1 for a member */\n"
 	             "\tunsigned char since;\n"
 	             "} megaco_version_entry;\n\n"
-	             "#define MEGACO_VERSION_TABLE_SIZE %d\n"
-	             "static const megaco_version_entry megaco_version_table[MEGACO_VERSION_TABLE_SIZE] = {\n",
-	        later);
+	             "static const megaco_version_entry megaco_version_table[] = {\n");
 	for (int i = 0; i < v3->nitems; i++) {
 		const item *it = &v3->items[i];
-		int since = has(&mods[0], it->owner, it->member) ? 1
-		            : has(&mods[1], it->owner, it->member) ? 2 : 3;
-		if (since > 1)
-			fprintf(out, "\t{\"%s\", \"%s\", \"%s\", %d},\n", it->owner, it->td_name, it->member,
-			        since);
+		fprintf(out, "\t{\"%s\", \"%s\", %ld, %d},\n", it->owner, it->member, it->value,
+		        since(it));
 	}
-	fprintf(out, "};\n\n#endif\n");
+	fprintf(out, "\t{0, 0, 0, 0},\n};\n#endif\n\n#endif\n");
 	if (fclose(out))
 		die(NULL, "cannot write the output");
 	return 0;
