@@ -38,6 +38,11 @@
  *   (version_table.h); a type's newest is the latest version of anything a
  *   value of it can hold at any depth, so a walk for an older message can
  *   skip a value whose type's newest is not above the message's version.
+ *   opt_since is, for an OPTIONAL member, the first version whose module
+ *   makes it OPTIONAL (1: every module; 2: the v1 module has it mandatory,
+ *   as EventsDescriptor.requestID), 0 for a mandatory member. SM_VERSION
+ *   marks the member holding the message's version (Message.version),
+ *   which PER meets before any member whose opt_since is above 1.
  */
 #ifndef MEGACO_SCHEMA_H
 #define MEGACO_SCHEMA_H
@@ -77,6 +82,7 @@ enum {
 	SM_EXTENSION = 1 << 3, /* after the extension marker */
 	SM_OPEN_TYPE = 1 << 4, /* open type (none in the v3 module) */
 	SM_NAMED_BITS = 1 << 5, /* a BIT STRING with named bits (its type's or inline) */
+	SM_VERSION = 1 << 6,   /* the message's H.248 version (Message.version) */
 };
 
 /* Which names a member's value carries (for name_convert.c and validation). */
@@ -151,6 +157,7 @@ typedef struct schema_member {
 	signed char tag_mode;  /* -1 IMPLICIT, 0 none, +1 EXPLICIT */
 	unsigned char name_kind; /* SN_* */
 	unsigned char version; /* H.248 version that introduced it */
+	unsigned char opt_since; /* OPTIONAL from this version on, mandatory before; 0: never */
 	uint16_t optional;     /* asn1c's count: this and the following optional members */
 } schema_member;
 

@@ -165,9 +165,9 @@ int emit_schema_c(const gen_schema *s, FILE *f)
 		put_str(f, m->name);
 		fprintf(f, ", .offset = %s, .tag = 0x%xu,\n\t  .type = SCHEMA_T_%s, .per = %u, "
 		           ".flags = 0x%x, .tag_mode = %d, .name_kind = %u, .version = %u, "
-		           ".optional = %u },\n",
+		           ".opt_since = %u, .optional = %u },\n",
 		        a, m->tag, s->types[m->type].cname, m->per, m->flags, m->tag_mode, m->name_kind,
-		        m->version, m->optional);
+		        m->version, m->opt_since, m->optional);
 	}
 	fputs("};\n", f);
 	return ferror(f) ? -1 : 0;

@@ -31,3 +31,5 @@ const gen_name_fact gen_name_facts[] = {
 	{ "LocalRemoteDescriptor", "propGrps", SN_SDP },
 	{ NULL, NULL, SN_NONE },
 };
+
+const char gen_version_type[] = "Message", gen_version_member[] = "version";

@@ -12,4 +12,7 @@ typedef struct gen_name_fact {
 /* Ends with a NULL type. */
 extern const gen_name_fact gen_name_facts[];
 
+/* The member that holds the message's H.248 version (SM_VERSION). */
+extern const char gen_version_type[], gen_version_member[];
+
 #endif

@@ -192,6 +192,15 @@ static unsigned char member_since(const char *ctag, const char *member)
 	return 0;
 }
 
+/* For an OPTIONAL member: the first version whose module makes it OPTIONAL. */
+static unsigned char member_optional_since(const char *ctag, const char *member)
+{
+	for (const megaco_version_entry *e = megaco_version_table; e->type; e++)
+		if (!strcmp(e->type, ctag) && !strcmp(e->member, member))
+			return e->optional_since;
+	return 0;
+}
+
 static int fill_members(gen_schema *s, int ti)
 {
 	gen_type *t = &s->types[ti];
@@ -241,6 +250,14 @@ static int fill_members(gen_schema *s, int ti)
 		sm->version = list ? 1 : member_since(t->ctag, el->name ? el->name : "");
 		if (!sm->version)
 			return complain("member not in the version table", el->name);
+		if (el->optional) {
+			sm->opt_since = list ? 1 : member_optional_since(t->ctag, el->name ? el->name : "");
+			if (!sm->opt_since)
+				return complain("OPTIONAL here, not in the version table", el->name);
+		}
+		if (!list && el->name && !strcmp(td->name, gen_version_type) &&
+		    !strcmp(el->name, gen_version_member))
+			sm->flags |= SM_VERSION;
 		if (ss && i > ss->ext_after && i < ss->ext_before)
 			sm->flags |= SM_EXTENSION;
 		if (cs && cs->ext_start >= 0 && i >= cs->ext_start)
@@ -490,6 +507,16 @@ int gen_schema_build(gen_schema *s)
 		if (!found)
 			return complain("named member not in the module", f->member);
 	}
+	/* One version member; a member mandatory in older modules is in the root. */
+	int versions = 0;
+	for (int i = 0; i < s->nmembers; i++) {
+		const schema_member *m = &s->members[i].m;
+		versions += (m->flags & SM_VERSION) != 0;
+		if (m->opt_since > 1 && (m->flags & SM_EXTENSION))
+			return complain("an extension addition mandatory in an older module", m->name);
+	}
+	if (versions != 1)
+		return complain("not exactly one member holds the message version", gen_version_member);
 	static unsigned char seen[GEN_MAX_TYPES];
 	for (int i = 0; i < s->ntypes; i++) {
 		memset(seen, 0, sizeof seen);

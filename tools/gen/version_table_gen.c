@@ -9,6 +9,13 @@
  *   #define MEGACO_SINCE_<Type>_<member> n      (for the text codec's own checks)
  *   megaco_version_table[]                      (all of them, as data for tools/gen)
  *
+ * and, for a member OPTIONAL in the v3 module, the first version from which
+ * every module that has it makes it OPTIONAL too (PER gives an OPTIONAL
+ * member a presence bit, so where an older module has it mandatory, the
+ * versions encode it differently): in the table, and for those above 1 as
+ *
+ *   #define MEGACO_OPTIONAL_SINCE_<Type>_<member> n
+ *
  * <Type> is asn1c's C name (an inline type of member m of T is T__m). The
  * schema generator (tools/gen/schema_model.c) puts each version into the
  * const schema, where the binary version gate reads it.
@@ -30,6 +37,7 @@ typedef struct {
 	char owner[NAME];   /* C type name: Type or Type__member */
 	char member[NAME];
 	long value;         /* a named value's or bit's number; -1 for a member */
+	int optional;       /* a member marked OPTIONAL or DEFAULT */
 } item;
 
 typedef struct {
@@ -182,12 +190,15 @@ static void parse_members(module *m, const char *owner)
 		if (!islower((unsigned char)name[0]))
 			die(m, "member name expected");
 		add(m, owner, name, -1);
+		item *it = &m->items[m->nitems - 1];
 		m->pos++;
 		char inner[NAME];
 		snprintf(inner, sizeof inner, "%s__%s", owner, name);
 		parse_type(m, inner);
 		/* OPTIONAL, DEFAULT value, up to the next member. */
 		while (!is(m, ",") && !is(m, "}")) {
+			if (is(m, "OPTIONAL") || is(m, "DEFAULT"))
+				it->optional = 1;
 			if (is(m, "(") || is(m, "{"))
 				skip_group(m);
 			else
@@ -280,12 +291,17 @@ static void load(module *m, const char *path)
  * Member names compare without case: the v1 module spells
  * ServiceChangeResParm's timestamp "timeStamp", the same member.
  */
-static int has(const module *m, const char *owner, const char *member)
+static const item *find(const module *m, const char *owner, const char *member)
 {
 	for (int i = 0; i < m->nitems; i++)
 		if (!strcmp(m->items[i].owner, owner) && !strcasecmp(m->items[i].member, member))
-			return 1;
-	return 0;
+			return &m->items[i];
+	return NULL;
+}
+
+static int has(const module *m, const char *owner, const char *member)
+{
+	return find(m, owner, member) != NULL;
 }
 
 static void c_name(char *out, size_t cap, const char *s)
@@ -304,6 +320,29 @@ static int since(const item *it)
 	return has(&mods[0], it->owner, it->member) ? 1 : has(&mods[1], it->owner, it->member) ? 2 : 3;
 }
 
+/*
+ * For a member: 0 unless OPTIONAL in v3, else the first version from which
+ * every module that has it makes it OPTIONAL (1: all do). A member whose
+ * optionality goes the other way (OPTIONAL in a module, mandatory in a later
+ * one) needs a rule the codecs do not have: the build stops.
+ */
+static int optional_since(const item *it)
+{
+	int from = 1, seen_optional = 0;
+	for (int v = 0; v < 3; v++) {
+		const item *in = find(&mods[v], it->owner, it->member);
+		if (!in || in->value != -1)
+			continue;
+		if (in->optional)
+			seen_optional = 1;
+		else if (seen_optional)
+			die(&mods[v], "a member OPTIONAL in an older module is mandatory here");
+		else
+			from = v + 2;
+	}
+	return seen_optional ? from : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 5) {
@@ -315,7 +354,9 @@ int main(int argc, char **argv)
 	const module *v3 = &mods[2];
 	/* Sanity: the modules were read (a broken reader would make everything v3). */
 	if (!has(&mods[0], "Message", "mId") || !has(&mods[1], "Message", "mId") ||
-	    !has(v3, "Transaction", "segmentReply") || has(&mods[1], "Transaction", "segmentReply"))
+	    !has(v3, "Transaction", "segmentReply") || has(&mods[1], "Transaction", "segmentReply") ||
+	    !find(v3, "MegacoMessage", "authHeader")->optional ||
+	    find(v3, "MegacoMessage", "mess")->optional)
 		die(NULL, "the modules do not read as expected");
 	FILE *out = fopen(argv[4], "w");
 	if (!out)
@@ -330,6 +371,8 @@ int main(int argc, char **argv)
 		c_name(mb, sizeof mb, it->member);
 		/* A member name repeated in one type (none in these modules) would redefine. */
 		fprintf(out, "#define MEGACO_SINCE_%s_%s %d\n", o, mb, since(it));
+		if (optional_since(it) > 1)
+			fprintf(out, "#define MEGACO_OPTIONAL_SINCE_%s_%s %d\n", o, mb, optional_since(it));
 	}
 	fprintf(out, "\n/* The same as data, for the schema generator (tools/gen) only. */\n"
 	             "#ifdef MEGACO_VERSION_TABLE_DATA\n"
@@ -338,14 +381,15 @@ int main(int argc, char **argv)
 	             "\tconst char *member; /* member, ENUMERATED value or named bit */\n"
 	             "\tlong value;         /* the value's or bit's number; -1 for a member */\n"
 	             "\tunsigned char since;\n"
+	             "\tunsigned char optional_since; /* OPTIONAL from then on, mandatory before; 0: never */\n"
 	             "} megaco_version_entry;\n\n"
 	             "static const megaco_version_entry megaco_version_table[] = {\n");
 	for (int i = 0; i < v3->nitems; i++) {
 		const item *it = &v3->items[i];
-		fprintf(out, "\t{\"%s\", \"%s\", %ld, %d},\n", it->owner, it->member, it->value,
-		        since(it));
+		fprintf(out, "\t{\"%s\", \"%s\", %ld, %d, %d},\n", it->owner, it->member, it->value,
+		        since(it), optional_since(it));
 	}
-	fprintf(out, "\t{0, 0, 0, 0},\n};\n#endif\n\n#endif\n");
+	fprintf(out, "\t{0, 0, 0, 0, 0},\n};\n#endif\n\n#endif\n");
 	if (fclose(out))
 		die(NULL, "cannot write the output");
 	return 0;
