@@ -36,8 +36,9 @@
  *   name conversion; version is the H.248 version that introduced the
  *   member, ENUMERATED value or named bit, from the one version table
  *   (version_table.h); a type's newest is the latest version of anything a
- *   value of it can hold at any depth, so a walk for an older message can
- *   skip a value whose type's newest is not above the message's version.
+ *   value of it can hold at any depth (or where a member it can hold becomes
+ *   OPTIONAL), so a walk for an older message can skip a value whose type's
+ *   newest is not above the message's version.
  *   opt_since is, for an OPTIONAL member, the first version whose module
  *   makes it OPTIONAL (1: every module; 2: the v1 module has it mandatory,
  *   as EventsDescriptor.requestID), 0 for a mandatory member. SM_VERSION

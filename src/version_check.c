@@ -4,15 +4,13 @@
  * the message's version lacks. The versions come from the one version table
  * (version_table.h, generated from the v1, v2 and v3 ASN.1 modules), which
  * the schema generator put into the schema: each member's, ENUMERATED
- * value's and named bit's version, and each type's newest (the latest
- * version of anything a value of it can hold). The walk skips every value
- * whose type's newest is not above the message's version (names, octet
- * strings, numbers, whole subtrees such as LocalRemoteDescriptor: most of a
- * message), so the first element reported is the one a full walk would find.
- *
- * One rule is not in the schema: EventsDescriptor and SecondEventsDescriptor
- * requestID are OPTIONAL since v2 but mandatory in v1 (IG 6.82 was withdrawn
- * for v1), so a v1 message needs them.
+ * value's and named bit's version, the version from which an OPTIONAL member
+ * may be absent (EventsDescriptor.requestID is mandatory in v1), and each
+ * type's newest (the latest version of anything a value of it can hold). The
+ * walk skips every value whose type's newest is not above the message's
+ * version (names, octet strings, numbers, whole subtrees such as
+ * LocalRemoteDescriptor: most of a message), so the first element reported
+ * is the one a full walk would find.
  */
 #include "version_check.h"
 
@@ -33,29 +31,21 @@ static int check(const check_ctx *c, unsigned ti, const void *p);
 static int check_member(const check_ctx *c, const schema_type *t, const schema_member *m,
                         const void *p)
 {
-	if (m->version <= c->version && schema_types[m->type].newest <= c->version)
+	if (m->version <= c->version && m->opt_since <= c->version &&
+	    schema_types[m->type].newest <= c->version)
 		return MEGACO_OK;
 	const void *v = schema_member_value(m, p);
 	if (!v)
-		return MEGACO_OK;
+		return m->opt_since > c->version
+		               ? set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
+		                           "%s.%s is missing: it is mandatory in version %d", t->name,
+		                           m->name, c->version)
+		               : MEGACO_OK;
 	if (m->version > c->version)
 		return set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
 		                 "%s.%s is a v%d element; the message is version %d", t->name, m->name,
 		                 m->version, c->version);
 	return check(c, m->type, v);
-}
-
-/* The requestID rule above; both types keep requestID as their first member. */
-static int v1_request_id(const check_ctx *c, unsigned ti, const schema_type *t, const void *p)
-{
-	if (c->version != 1 || (ti != SCHEMA_T_EventsDescriptor &&
-	                        ti != SCHEMA_T_SecondEventsDescriptor))
-		return MEGACO_OK;
-	const schema_member *m = &schema_members[t->first];
-	if (schema_member_value(m, p))
-		return MEGACO_OK;
-	return set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
-	                 "%s.%s is missing: it is mandatory in version 1", t->name, m->name);
 }
 
 static int check(const check_ctx *c, unsigned ti, const void *p)
@@ -65,8 +55,6 @@ static int check(const check_ctx *c, unsigned ti, const void *p)
 	int rc;
 	switch (t->kind) {
 	case SK_SEQUENCE:
-		if ((rc = v1_request_id(c, ti, t, p)) != MEGACO_OK)
-			return rc;
 		for (unsigned i = 0; i < t->count; i++)
 			if ((rc = check_member(c, t, &schema_members[t->first + i], p)) != MEGACO_OK)
 				return rc;

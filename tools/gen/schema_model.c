@@ -453,8 +453,9 @@ static int reaches(const gen_schema *s, int from, int target, unsigned char *see
 }
 
 /*
- * Each type's newest version (its own members, values and bits, and its
- * member types' newest), until nothing changes; and a check that every value
+ * Each type's newest version (its own members, values and bits, the version
+ * from which a member may be absent, and its member types' newest), until
+ * nothing changes; and a check that every value
  * and bit added after version 1 has a type in the schema that carries it.
  */
 static int check_versions(gen_schema *s)
@@ -471,6 +472,8 @@ static int check_versions(gen_schema *s)
 				const schema_member *m = &s->members[t->first + k].m;
 				if (m->version > n)
 					n = m->version;
+				if (m->opt_since > n) /* mandatory before it */
+					n = m->opt_since;
 				if (s->types[m->type].t.newest > n)
 					n = s->types[m->type].t.newest;
 			}
