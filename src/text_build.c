@@ -3141,6 +3141,8 @@ void *tb_sc(text_parse *px, void *p, const text_item *it)
 	case TI_SC_PROFILE:
 		if (s->serviceChangeProfile)
 			return tb_twice(px, it->off, "Profile", where), NULL;
+		if (!text_profile_ok((const uint8_t *)TXT(px, &it->tok), it->tok.len))
+			return syntax(px, &it->tok, "a profile name/version (serviceChangeProfile)"), NULL;
 		if (!(s->serviceChangeProfile = NEW(px, ServiceChangeProfile_t)) ||
 		    set_tok(px, &s->serviceChangeProfile->profileName, &it->tok))
 			return NULL;

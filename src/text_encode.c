@@ -2161,6 +2161,12 @@ static void version_item(enc *e, long v)
 static void profile(enc *e, const ServiceChangeProfile_t *p)
 {
 	kw_eq(e, KW_PROFILE);
+	if (p->profileName.buf && p->profileName.size > 0 &&
+	    !text_profile_ok(p->profileName.buf, (size_t)p->profileName.size)) {
+		fail_at(e, &asn_DEF_ServiceChangeProfile, p, MEGACO_ERR_CONSTRAINT,
+		        "profile name not of the form name/version (serviceChangeProfile)");
+		return;
+	}
 	name(e, &p->profileName, "profile");
 }
 

@@ -30,6 +30,29 @@ static inline int text_same_name(const OCTET_STRING_t *a, const OCTET_STRING_t *
 }
 
 /*
+ * serviceChangeProfile = ProfileToken EQUAL NAME SLASH Version, with NAME =
+ * ALPHA *63(ALPHA / DIGIT / "_") and Version = 1*2(DIGIT): the text the
+ * ASN.1 profileName holds (its 67 octets are 64, "/" and 2). Anything else
+ * has no text form; a bare word could even be read as a keyword.
+ */
+static inline int text_profile_ok(const uint8_t *p, size_t n)
+{
+	if (!n || (unsigned)((p[0] | 0x20) - 'a') > 'z' - 'a')
+		return 0;
+	size_t i = 1;
+	for (; i < n && p[i] != '/'; i++)
+		if ((unsigned)((p[i] | 0x20) - 'a') > 'z' - 'a' && (unsigned)(p[i] - '0') > 9 &&
+		    p[i] != '_')
+			return 0;
+	if (i > 64 || n - i < 2 || n - i > 3)
+		return 0;
+	for (i++; i < n; i++)
+		if ((unsigned)(p[i] - '0') > 9)
+			return 0;
+	return 1;
+}
+
+/*
  * auditItem: "DigitMapToken and PackagesToken are not allowed in
  * AuditCapabilities command" (tokens or individual descriptors).
  */

@@ -779,6 +779,33 @@ static void e_empty_audit_in_services(void)
 	app(&sc->serviceChangeParms.serviceChangeReason.list, osnew("901"));
 	sc->serviceChangeParms.serviceChangeInfo = NEW(AuditDescriptor_t);
 }
+static CommandRequest_t *sc_profile(const char *name)
+{
+	CommandRequest_t *c = command(request(msg(3), 1, 1), Command_PR_serviceChangeReq);
+	ServiceChangeRequest_t *sc = &c->command.choice.serviceChangeReq;
+	app(&sc->terminationID.list, T("ROOT"));
+	sc->serviceChangeParms.serviceChangeMethod = ServiceChangeMethod_restart;
+	app(&sc->serviceChangeParms.serviceChangeReason.list, osnew("901"));
+	sc->serviceChangeParms.serviceChangeProfile = NEW(ServiceChangeProfile_t);
+	os(&sc->serviceChangeParms.serviceChangeProfile->profileName, name);
+	return c;
+}
+static void e_profile_no_version(void)
+{
+	(void)sc_profile("o"); /* a bare word; this one would even read back as a keyword */
+}
+static void e_profile_digit_first(void)
+{
+	(void)sc_profile("9gw/1");
+}
+static void e_profile_long_version(void)
+{
+	(void)sc_profile("gw/100");
+}
+static void b_profile(void)
+{
+	(void)sc_profile("Res_GW2/10");
+}
 static void e_audit_cap_digit_map(void)
 {
 	CommandRequest_t *c = command(request(msg(1), 1, 1), Command_PR_auditCapRequest);
@@ -1093,6 +1120,17 @@ static const enc_case cases[] = {
 	{ "empty SDP group", e_sdp_empty_group, MEGACO_ERR_CONSTRAINT,
 	  "localDescriptor: SDP session 1 is empty", NULL },
 	{ "events without request ID", e_events_without_id, MEGACO_ERR_CONSTRAINT, "request ID", NULL },
+	{ "profile without a version", e_profile_no_version, MEGACO_ERR_CONSTRAINT,
+	  "serviceChangeProfile: profile name not of the form name/version", NULL },
+	{ "profile name starting with a digit", e_profile_digit_first, MEGACO_ERR_CONSTRAINT,
+	  "name/version", NULL },
+	{ "profile version of three digits", e_profile_long_version, MEGACO_ERR_CONSTRAINT,
+	  "name/version", NULL },
+	{ "profile name/version", b_profile, MEGACO_OK,
+	  H3 "Transaction = 1 {\n\tContext = 1 {\n\t\tServiceChange = ROOT {\n\t\t\tServices {\n"
+	     "\t\t\t\tMethod = Restart,\n\t\t\t\tProfile = Res_GW2/10,\n\t\t\t\tReason = \"901\"\n"
+	     "\t\t\t}\n\t\t}\n\t}\n}",
+	  C3 "T=1{C=1{SC=ROOT{SV{MT=RS,PF=Res_GW2/10,RE=\"901\"}}}}" },
 };
 
 static void print_c_string(const char *what, const unsigned char *s, size_t n)
