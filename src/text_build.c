@@ -722,8 +722,8 @@ static int parse_mid(text_parse *px, const text_tok *t, int allow_port, mid_part
 			m->kind = MID_DOMAIN;
 			m->name = s + 1;
 			m->name_len = in_len;
-			if (in_len == 0 || in_len > 64)
-				return syntax(px, t, "a domain name");
+			if (!text_domain_name_ok((const uint8_t *)s + 1, in_len))
+				return syntax(px, t, "a domain name (domainName: 1 to 64 letters, digits, '-' and '.')");
 			return 0;
 		}
 		if (m->kind == MID_IP4)

@@ -748,6 +748,11 @@ static void ip6(enc *e, const IP6Address_t *a)
 
 static void domain(enc *e, const DomainName_t *d)
 {
+	if (d->name.buf && !text_domain_name_ok(d->name.buf, d->name.size > 0 ? (size_t)d->name.size : 0)) {
+		fail_at(e, &asn_DEF_DomainName, d, MEGACO_ERR_CONSTRAINT,
+		        "not a domain name of 1 to 64 letters, digits, '-' and '.' (domainName)");
+		return;
+	}
 	ch(e, '<');
 	name(e, &d->name, "domain name");
 	ch(e, '>');
@@ -786,8 +791,9 @@ static void device_name(enc *e, const PathName_t *d)
 	for (i++; ok && i < n; i++)
 		ok = DN_ALNUM(p[i]) || p[i] == '-' || p[i] == '*' || p[i] == '.';
 #undef DN_ALNUM
-	if (!ok) {
-		fail(e, MEGACO_ERR_CONSTRAINT, "device name mId not of the form [*]name[@domain]");
+	if (!ok || n > 64) {
+		fail(e, MEGACO_ERR_CONSTRAINT,
+		     "device name mId not of the form [*]name[@domain] in at most 64 characters");
 		return;
 	}
 	tw_put(&e->w, p, n);

@@ -52,6 +52,18 @@ static inline int text_profile_ok(const uint8_t *p, size_t n)
 	return 1;
 }
 
+/* domainName = "<" (ALPHA / DIGIT) *63(ALPHA / DIGIT / "-" / ".") ">": p[0..n) the inside. */
+static inline int text_domain_name_ok(const uint8_t *p, size_t n)
+{
+	if (!n || n > 64)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned)((p[i] | 0x20) - 'a') > 'z' - 'a' && (unsigned)(p[i] - '0') > 9 &&
+		    (!i || (p[i] != '-' && p[i] != '.')))
+			return 0;
+	return 1;
+}
+
 /*
  * auditItem: "DigitMapToken and PackagesToken are not allowed in
  * AuditCapabilities command" (tokens or individual descriptors).

@@ -192,6 +192,21 @@ static const struct {
 	 "pathNAME", 0},
 	{"deviceName", Q(1, "SC=ROOT{SV{MT=RS,RE=901,AD=*1x}}"), MEGACO_ERR_SYNTAX, "*1x",
 	 "pathNAME", 0},
+	{"domainName", "MEGACO/1 <mg_1>\nT=1{C=1{" NT "}}", MEGACO_ERR_SYNTAX, "<mg_1>",
+	 "found '<mg_1>' where a domain name (domainName: 1 to 64 letters, digits, '-' and '.') was "
+	 "expected", 0},
+	{"domainName", "MEGACO/1 <.mg>:2944\nT=1{C=1{" NT "}}", MEGACO_ERR_SYNTAX, "<.mg", "domainName",
+	 0},
+	{"domainName", "MEGACO/3 <mg\xc3\xa9>\nT=1{C=1{" NT "}}", MEGACO_ERR_SYNTAX, "<mg", "domainName",
+	 0},
+	{"domainName", "MEGACO/1 <a123456789b123456789c123456789d123456789e123456789f123456789g1234>\n"
+	 "T=1{C=1{" NT "}}", MEGACO_ERR_SYNTAX, "<a1234", "domainName", 0},
+	{"domainName", Q(1, "SC=ROOT{SV{MT=RS,RE=901,MG=<m-2.x_y>}}"), MEGACO_ERR_SYNTAX, "<m-2",
+	 "domainName", 0},
+	{"domainName", "MEGACO/1 <a123456789b123456789c123456789d123456789e123456789f123456789g123>\n"
+	 "T=1{C=1{" NT "}}", MEGACO_OK, NULL, NULL, 0},
+	{"domainName", "MEGACO/1 <9mg-1.example.NET>:2944\nT=1{C=1{" NT "}}", MEGACO_OK, NULL, NULL,
+	 0},
 	{"deviceName", "MEGACO/1 a8\nT=1{C=1{" NT "}}", MEGACO_OK, NULL, NULL, 0},
 	{"deviceName", "MEGACO/1 *mg/rack_1$*@gw-1.example\nT=1{C=1{" NT "}}", MEGACO_OK, NULL,
 	 NULL, 0},

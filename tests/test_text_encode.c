@@ -253,6 +253,34 @@ static void b_mid_domain(void)
 	trans(m, Transaction_PR_transactionPending)->choice.transactionPending.transactionId = 1;
 }
 
+static void mid_domain(const char *name)
+{
+	MegacoMessage_t *m = msg(3);
+	m->mess.mId.present = MId_PR_domainName;
+	os(&m->mess.mId.choice.domainName.name, name);
+	trans(m, Transaction_PR_transactionPending)->choice.transactionPending.transactionId = 1;
+}
+static void e_mid_domain_underscore(void)
+{
+	mid_domain("mg_1");
+}
+static void e_mid_domain_long(void)
+{
+	mid_domain("a123456789b123456789c123456789d123456789e123456789f123456789g1234");
+}
+static void e_mid_domain_8bit(void)
+{
+	mid_domain("xxx.xx\x84\x84");
+}
+static void e_mid_device_long(void)
+{
+	MegacoMessage_t *m = msg(3);
+	m->mess.mId.present = MId_PR_deviceName;
+	os(&m->mess.mId.choice.deviceName,
+	   "a123456789b123456789c123456789d123456789e123456789f123456789@g1234");
+	trans(m, Transaction_PR_transactionPending)->choice.transactionPending.transactionId = 1;
+}
+
 static void b_mid_device_auth(void)
 {
 	MegacoMessage_t *m = msg(1);
@@ -1120,6 +1148,14 @@ static const enc_case cases[] = {
 	{ "empty SDP group", e_sdp_empty_group, MEGACO_ERR_CONSTRAINT,
 	  "localDescriptor: SDP session 1 is empty", NULL },
 	{ "events without request ID", e_events_without_id, MEGACO_ERR_CONSTRAINT, "request ID", NULL },
+	{ "domain name with '_'", e_mid_domain_underscore, MEGACO_ERR_CONSTRAINT,
+	  "domainName: not a domain name of 1 to 64 letters, digits, '-' and '.'", NULL },
+	{ "domain name of 65 characters", e_mid_domain_long, MEGACO_ERR_CONSTRAINT, "domainName",
+	  NULL },
+	{ "domain name with 8-bit octets", e_mid_domain_8bit, MEGACO_ERR_CONSTRAINT, "domainName",
+	  NULL },
+	{ "device name of 65 characters", e_mid_device_long, MEGACO_ERR_CONSTRAINT,
+	  "in at most 64 characters", NULL },
 	{ "profile without a version", e_profile_no_version, MEGACO_ERR_CONSTRAINT,
 	  "serviceChangeProfile: profile name not of the form name/version", NULL },
 	{ "profile name starting with a digit", e_profile_digit_first, MEGACO_ERR_CONSTRAINT,
