@@ -2,17 +2,71 @@
  * PER codec, X.691 UNALIGNED (the only variant asn1c 0.9.28 generates) and
  * ALIGNED (Erlang megaco's "per"). The options pick the engine: ours
  * (per_reader.c, per_writer.c) or asn1c's own (uper_decode_complete(),
- * uper_encode()), which has no ALIGNED.
+ * uper_encode()), which has no ALIGNED. Ours reads and writes a message by
+ * the module of its version; asn1c's has the v3 module only, so it refuses
+ * a message where the two differ (docs/aper.md, "Version 1").
  */
 #include <string.h>
 
 #include "MegacoMessage.h"
 #include "internal.h"
 #include "megaco_schema.h"
+#include "model_walk.h"
 #include "per_reader.h"
 #include "per_writer.h"
+#include "schema.h"
 
 #define ASN1C_STACK_LIMIT (256u << 10)
+
+typedef struct older_ctx {
+	long version;
+	const char *type; /* the first value found whose PER differs in that version's module */
+} older_ctx;
+
+/* Whether the SEQUENCE type called name has a member mandatory in the module of version. */
+static int mandatory_before(const char *name, long version)
+{
+	for (unsigned t = 0; t < SCHEMA_NTYPES; t++) {
+		const schema_type *ty = &schema_types[t];
+		if (ty->kind != SK_SEQUENCE || !ty->name || strcmp(ty->name, name))
+			continue;
+		for (unsigned k = ty->first; k < (unsigned)ty->first + ty->count; k++)
+			if (schema_members[k].opt_since > version)
+				return 1;
+	}
+	return 0;
+}
+
+static int older_visit(const walk_node *n, void *ctx)
+{
+	older_ctx *c = ctx;
+	if (n->td->name && td_is_sequence(n->td) && mandatory_before(n->td->name, c->version)) {
+		c->type = n->td->name;
+		return -1;
+	}
+	return WALK_CONTINUE;
+}
+
+/*
+ * MEGACO_ENGINE_ASN1C: MEGACO_ERR_UNSUPPORTED when the message holds a value
+ * that the module of its version encodes otherwise than the v3 module (a
+ * version 1 Events descriptor: no presence bit for requestID).
+ */
+static int asn1c_module_differs(const MegacoMessage_t *m, megaco_error *err)
+{
+	older_ctx c = { m->mess.version, NULL };
+	int older = 0;
+	for (unsigned k = 0; k < SCHEMA_NMEMBERS && !older; k++)
+		older = schema_members[k].opt_since > c.version;
+	if (!older) /* no member's optionality differs: not worth a walk */
+		return MEGACO_OK;
+	model_walk(&asn_DEF_MegacoMessage, (void *)m, older_visit, &c);
+	if (!c.type)
+		return MEGACO_OK;
+	return set_error(err, MEGACO_ERR_UNSUPPORTED, 0,
+	                 "asn1c's engine has the v3 module only: a version %ld message's %s is "
+	                 "PER of the v%ld module", c.version, c.type, c.version);
+}
 
 /*
  * Decodes PER in the variant aligned says (0 UNALIGNED, 1 ALIGNED). asn1c's
@@ -38,6 +92,13 @@ static int decode(const unsigned char *buf, size_t len, int aligned, const megac
 		int r = per_read(&model, buf, len, aligned, &msg->arena, depth, &consumed);
 		if (r == PER_STARVED) {
 			rc = set_error(err, MEGACO_ERR_TRUNCATED, len, "input ends inside the message");
+			goto fail;
+		}
+		if (r == PER_VERSION) { /* the reader stopped at it: no module to read the body by */
+			rc = check_version(msg->model->mess.version, 0, err);
+			if (rc == MEGACO_OK) /* the schema's versions are check_version()'s */
+				rc = set_error(err, MEGACO_ERR_INTERNAL, 0, "no module for version %ld",
+				               msg->model->mess.version);
 			goto fail;
 		}
 		if (r == PER_DEEP) {
@@ -76,6 +137,9 @@ static int decode(const unsigned char *buf, size_t len, int aligned, const megac
 				               "PER does not match the H.248.1 module");
 			goto fail;
 		}
+		/* Before the length: v1 bytes read by the v3 module end elsewhere. */
+		if ((rc = asn1c_module_differs(msg->model, err)) != MEGACO_OK)
+			goto fail;
 		if (r.consumed < len) {
 			rc = set_error(err, MEGACO_ERR_TRAILING_DATA, r.consumed,
 			               "%zu bytes after the end of the message", len - r.consumed);
@@ -110,6 +174,9 @@ static int asn1c_encode_message(const megaco_message *msg, unsigned char *buf, s
 {
 	char why[128];
 	size_t whylen = sizeof why;
+	int rc = asn1c_module_differs(msg->model, err);
+	if (rc != MEGACO_OK)
+		return rc;
 	if (asn_check_constraints(&asn_DEF_MegacoMessage, msg->model, why, &whylen) != 0)
 		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s", why);
 	out_sink s = { buf, cap, 0 };

@@ -14,9 +14,17 @@
  * oracle of the tests): the same model, the same accept/reject decision and
  * the same starved-versus-malformed verdict, quirks included (marked
  * "asn1c:"). ALIGNED follows X.691 where the two differ (marked "X.691").
+ *
+ * Both read a message by the module of its version: the generated code
+ * keeps Message.version, which comes before the body, stops at a version
+ * the schema has no module for, and reads a SEQUENCE with a member that an
+ * older module has as mandatory (schema opt_since) without that member's
+ * presence bit in such a message. asn1c's code is the v3 module's; the
+ * tests compare with it under the message's module (tests/test_uper.c).
  */
 #include "per_reader.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -247,6 +255,7 @@ typedef struct reader {
 	megaco_arena *arena;
 	unsigned max_depth;
 	char *cur, *lim; /* carving space for nodes, see carve() */
+	long version;    /* the message's (Message.version) once read; before, LONG_MAX: v3 */
 } reader;
 
 /*
@@ -840,7 +849,7 @@ static ALWAYS_INLINE int null_c(reader *r, void **sptr)
 int per_read(void **sptr, const unsigned char *buf, size_t len, int aligned,
              struct megaco_arena *arena, unsigned max_depth, size_t *consumed)
 {
-	reader r = { arena, max_depth, NULL, NULL };
+	reader r = { arena, max_depth, NULL, NULL, LONG_MAX };
 	/* The copy with RD_SLACK bytes of slack that the loads rely on. */
 	unsigned char local[4096];
 	unsigned char *copy = local;

@@ -12,6 +12,12 @@
  * the calls. Each rule takes the variant as a constant `A` (1: ALIGNED),
  * so the compiler keeps only its half in each generated function.
  *
+ * A message is written by the module of its version: Message.version,
+ * written before the body, is kept in the writer, and the generated code of
+ * a SEQUENCE with a member that an older module has as mandatory (schema
+ * opt_since, the v1 module's EventsDescriptor.requestID) writes no presence
+ * bit for it in such a message and refuses its absence.
+ *
  * Bits go MSB first through a 64-bit accumulator whose whole octets are
  * stored once 32 bits are pending. Past cap nothing is stored but
  * everything is counted, so a too small buffer still learns the size
@@ -56,6 +62,7 @@ typedef struct pw {
 	const megaco_allocator *al;
 	uintptr_t stack_floor; /* recursion stops when the stack reaches down to here */
 	unsigned rec, rec_max; /* recursive types around the value written, and the most */
+	long version;          /* the message's (Message.version) once written; before, LONG_MAX: v3 */
 	int error;             /* W_* once a writer returned -1 */
 	const schema_member *fail_member;
 	int fail_type;
@@ -687,6 +694,7 @@ int per_write(unsigned type, const void *ptr, int aligned, unsigned max_depth,
 	w.acc = 0, w.nacc = 0, w.buf = buf, w.cap = buf ? cap : 0, w.len = 0, w.al = al;
 	w.stack_floor = here > PER_STACK_BUDGET ? here - PER_STACK_BUDGET : 0;
 	w.rec = 0, w.rec_max = 0;
+	w.version = LONG_MAX; /* a value written without its message: the v3 module, the schema's */
 	if (!ptr)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "no value");
 	int rc = type < SCHEMA_NTYPES ? write_root(&w, type, A, ptr) : 1;

@@ -23,9 +23,13 @@
  * more than 256 octets: scratch for it from al (not NULL), given back
  * before the return.
  *
+ * The value is written by the module of the message's version (its
+ * Message.version; a value without its message by the v3 module).
+ *
  * Returns MEGACO_OK; MEGACO_ERR_BUFFER_TOO_SMALL, MEGACO_ERR_CONSTRAINT (a
  * violated constraint or a model that cannot be encoded: missing mandatory
- * member, no CHOICE alternative), MEGACO_ERR_TOO_DEEP (past max_depth,
+ * member, also one only the module of the message's version makes
+ * mandatory, no CHOICE alternative), MEGACO_ERR_TOO_DEEP (past max_depth,
  * or a model nested so deep its recursion would pass 128 KiB of stack;
  * only recursive types can), MEGACO_ERR_INVALID_ARGUMENT (no such constructed type, NULL ptr) or
  * MEGACO_ERR_NOMEM, each with err filled.

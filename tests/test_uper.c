@@ -5,6 +5,9 @@
  * (ok / starved / malformed, bytes consumed) on every truncation and every
  * single-bit flip of every corpus message; the writer also refuses exactly
  * what asn1c refuses when model nodes are bent out of their constraints.
+ * asn1c's descriptors are the v3 module's; for a message of a version whose
+ * module differs in PER (the v1 module's mandatory requestID) the reference
+ * is asn1c with those descriptors as that module has them (module_for()).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -13,20 +16,108 @@
 
 #include "testutil.h"
 
+#include "EventsDescriptor.h"
 #include "MegacoMessage.h"
+#include "SecondEventsDescriptor.h"
 #include "arena.h"
 #include "NativeEnumerated.h"
 #include "NativeInteger.h"
 #include "OCTET_STRING.h"
 #include "asn_SEQUENCE_OF.h"
 #include "constr_CHOICE.h"
+#include "constr_SEQUENCE.h"
 #include "internal.h"
 #include "megaco_schema.h"
 #include "model_walk.h"
 #include "per_reader.h"
 #include "per_writer.h"
+#include "schema.h"
 
 static corpus *the_corpus;
+
+/* --- the reference by the module of the message's version ----------------- */
+
+/*
+ * A SEQUENCE with members that an older module has as mandatory (schema
+ * opt_since > 1): asn1c's descriptor as the v3 module has it, and as the
+ * older module does (those members not optional, no presence bit). asn1c's
+ * descriptors are writable data; module_for() swaps in the ones a version's
+ * module has, which is how the test asks asn1c about that module.
+ */
+typedef struct module_swap {
+	asn_TYPE_descriptor_t *td;
+	asn_TYPE_member_t *v3_elements, older_elements[16];
+	const void *v3_specifics;
+	struct asn_SEQUENCE_specifics_s older_specifics; /* (asn1c's typedef is const) */
+	int older_oms[16];
+	long since; /* the older layout below this version */
+} module_swap;
+
+static module_swap swaps[8];
+static int nswaps;
+
+static void find_swaps(asn_TYPE_descriptor_t *td, asn_TYPE_descriptor_t **seen, int *nseen)
+{
+	for (int i = 0; i < *nseen; i++)
+		if (seen[i] == td)
+			return;
+	assert_true(*nseen < 1024);
+	seen[(*nseen)++] = td;
+	for (int i = 0; i < td->elements_count; i++)
+		find_swaps(td->elements[i].type, seen, nseen);
+	if (!td_is_sequence(td) || !td->name)
+		return;
+	for (unsigned t = 0; t < SCHEMA_NTYPES; t++) {
+		const schema_type *ty = &schema_types[t];
+		if (ty->kind != SK_SEQUENCE || !ty->name || strcmp(ty->name, td->name))
+			continue;
+		module_swap *w = &swaps[nswaps];
+		const asn_SEQUENCE_specifics_t *v3 = td->specifics;
+		assert_true(td->elements_count <= 16 && v3->roms_count + v3->aoms_count <= 16);
+		memcpy(w->older_elements, td->elements, (size_t)td->elements_count * sizeof *td->elements);
+		w->older_specifics = *v3;
+		w->older_specifics.roms_count = 0;
+		w->older_specifics.oms = w->older_oms;
+		w->since = 0;
+		for (int r = 0; r < v3->roms_count; r++) {
+			const schema_member *m = &schema_members[ty->first + v3->oms[r]];
+			if (m->opt_since > 1) {
+				w->older_elements[v3->oms[r]].optional = 0;
+				w->since = m->opt_since;
+			} else {
+				w->older_oms[w->older_specifics.roms_count++] = v3->oms[r];
+			}
+		}
+		for (int r = 0; r < v3->aoms_count; r++) /* the additions' own, after the root's */
+			w->older_oms[w->older_specifics.roms_count + r] = v3->oms[v3->roms_count + r];
+		if (!w->since)
+			continue;
+		assert_true(nswaps + 1 < (int)(sizeof swaps / sizeof swaps[0]));
+		w->td = td;
+		w->v3_elements = td->elements;
+		w->v3_specifics = td->specifics;
+		nswaps++;
+	}
+}
+
+/* asn1c as the module of version v has it (LONG_MAX: the v3 module). */
+static void module_for(long v)
+{
+	static int found;
+	if (!found) {
+		static asn_TYPE_descriptor_t *seen[1024];
+		int nseen = 0;
+		find_swaps(&asn_DEF_MegacoMessage, seen, &nseen);
+		found = 1;
+		assert_true(nswaps > 0); /* the schema has such members: the v1 module's requestID */
+	}
+	for (int i = 0; i < nswaps; i++) {
+		module_swap *w = &swaps[i];
+		int older = v < w->since;
+		w->td->elements = older ? w->older_elements : w->v3_elements;
+		w->td->specifics = older ? (const void *)&w->older_specifics : w->v3_specifics;
+	}
+}
 
 typedef struct grow_buf {
 	unsigned char *p;
@@ -63,18 +154,23 @@ static grow_buf dump(void *model)
 }
 
 typedef struct verdict {
-	int code;        /* PER_OK / PER_STARVED / PER_FAIL */
+	int code;        /* PER_OK / PER_STARVED / PER_FAIL / PER_VERSION */
 	size_t consumed; /* bytes, when ok */
 	grow_buf model;  /* dump, when ok */
+	long version;    /* asn1c: Message.version as far as it got (0 if not that far) */
+	int or_code;     /* the reference: a second verdict code also right, or -1 */
 } verdict;
 
-static verdict by_asn1c(const unsigned char *b, size_t n, void **keep)
+/* asn1c under the module module_for() last chose. */
+static verdict by_asn1c_now(const unsigned char *b, size_t n, void **keep)
 {
 	verdict v = { 0 };
+	v.or_code = -1;
 	asn_codec_ctx_t ctx = { 256u << 10 };
-	void *model = NULL;
-	asn_dec_rval_t r = uper_decode_complete(&ctx, &asn_DEF_MegacoMessage, &model, b, n);
+	MegacoMessage_t *model = NULL;
+	asn_dec_rval_t r = uper_decode_complete(&ctx, &asn_DEF_MegacoMessage, (void **)&model, b, n);
 	v.code = r.code == RC_OK ? PER_OK : r.code == RC_WMORE ? PER_STARVED : PER_FAIL;
+	v.version = model ? model->mess.version : 0;
 	if (v.code == PER_OK) {
 		v.consumed = r.consumed;
 		v.model = dump(model);
@@ -86,9 +182,51 @@ static verdict by_asn1c(const unsigned char *b, size_t n, void **keep)
 	return v;
 }
 
+/* Whether version v's module differs from the v3 one in asn1c's descriptors. */
+static int older_module(long v)
+{
+	int older = 0;
+	for (int i = 0; i < nswaps; i++)
+		older |= v < swaps[i].since;
+	return older;
+}
+
+/*
+ * The reference verdict: asn1c by the module of the version it reads, first
+ * tried with the version where a message without authHeader has it (7 bits
+ * after two), again by the other module if the version read needs it. A
+ * version outside 1..3 is PER_VERSION once read (a version asn1c leaves at
+ * 0 may not have been read: then its own verdict is right too).
+ */
+static verdict by_asn1c(const unsigned char *b, size_t n, void **keep)
+{
+	long guess = n >= 2 && !(b[0] & 0x80) ? (((long)b[0] << 8 | b[1]) >> 7) & 0x7f : LONG_MAX;
+	module_for(guess);
+	verdict v = by_asn1c_now(b, n, keep);
+	if (v.version >= 1 && v.version <= 3 && older_module(v.version) != older_module(guess)) {
+		free(v.model.p);
+		if (keep && v.code == PER_OK)
+			ASN_STRUCT_FREE(asn_DEF_MegacoMessage, *keep);
+		module_for(v.version);
+		v = by_asn1c_now(b, n, keep);
+	}
+	module_for(LONG_MAX);
+	if (v.version < 0 || v.version > 3 || (v.version == 0 && v.code == PER_OK)) {
+		free(v.model.p);
+		if (keep && v.code == PER_OK)
+			ASN_STRUCT_FREE(asn_DEF_MegacoMessage, *keep);
+		verdict x = { PER_VERSION, 0, { 0 }, v.version, -1 };
+		return x;
+	}
+	if (v.version == 0)
+		v.or_code = PER_VERSION;
+	return v;
+}
+
 static verdict by_reader(const unsigned char *b, size_t n)
 {
 	verdict v = { 0 };
+	v.or_code = -1;
 	megaco_arena a;
 	arena_init(&a, NULL, 4096);
 	void *model = NULL;
@@ -101,6 +239,8 @@ static verdict by_reader(const unsigned char *b, size_t n)
 
 static int same(const verdict *x, const verdict *y)
 {
+	if (y->code == x->or_code && x->or_code != PER_OK)
+		return 1;
 	if (x->code != y->code)
 		return 0;
 	if (x->code != PER_OK)
@@ -134,7 +274,9 @@ static void test_corpus_encode(void **state)
 		verdict v = by_asn1c(b, n, &model);
 		assert_int_equal(v.code, PER_OK);
 		grow_buf ref = { 0 };
+		module_for(((MegacoMessage_t *)model)->mess.version);
 		asn_enc_rval_t r = uper_encode(&asn_DEF_MegacoMessage, model, grow_write, &ref);
+		module_for(LONG_MAX);
 		assert_true(r.encoded > 0);
 		assert_bytes_equal(e->name, ref.p, ref.len, b, n);
 		unsigned char *out = malloc(n + 16);
@@ -182,9 +324,11 @@ static int collect(const walk_node *n, void *ctx)
 static void writer_agrees(const char *name, const char *what, void *model)
 {
 	grow_buf ref = { 0 };
+	module_for(((MegacoMessage_t *)model)->mess.version);
 	int ok = asn_check_constraints(&asn_DEF_MegacoMessage, model, NULL, NULL) == 0;
 	if (ok)
 		ok = uper_encode(&asn_DEF_MegacoMessage, model, grow_write, &ref).encoded >= 0;
+	module_for(LONG_MAX);
 	static unsigned char out[65536];
 	size_t len = 0;
 	int rc = per_write(SCHEMA_ROOT, model, 0, MEGACO_DEPTH_CEILING, &megaco_default_allocator,
@@ -525,6 +669,150 @@ static void test_list_grows_after_decode(void **state)
 	assert_true(grown > 0);
 }
 
+/* --- version 1: the v1 module's mandatory requestID ------------------------ */
+
+static int events_visit(const walk_node *n, void *found)
+{
+	if (n->td == &asn_DEF_EventsDescriptor || n->td == &asn_DEF_SecondEventsDescriptor) {
+		*(void **)found = n->ptr;
+		return -1;
+	}
+	return WALK_CONTINUE;
+}
+
+/* The first Events or SecondEvents descriptor of a model (both keep requestID first). */
+static EventsDescriptor_t *first_events(MegacoMessage_t *m)
+{
+	void *found = NULL;
+	model_walk(&asn_DEF_MegacoMessage, m, events_visit, &found);
+	return found;
+}
+
+/* PER (aligned or not) of a model, by per_write (no version gate): malloc'd. */
+static unsigned char *write_per(const void *model, int aligned, size_t *len)
+{
+	static unsigned char out[65536];
+	assert_int_equal(per_write(SCHEMA_ROOT, model, aligned, MEGACO_DEPTH_CEILING,
+	                           &megaco_default_allocator, out, sizeof out, len, NULL),
+	                 MEGACO_OK);
+	unsigned char *b = malloc(*len);
+	memcpy(b, out, *len);
+	return b;
+}
+
+/*
+ * Every version 1 corpus message, in both variants, against itself as
+ * version 2: the bytes differ only in the version field (7 bits after the
+ * authHeader bit and Message's extension bit, none of the corpus has an
+ * authHeader) exactly when it holds no Events descriptor; with one, the v1
+ * module has no presence bit for requestID, so more differs. Either way the
+ * reader gives back each model, the version included.
+ */
+static void test_v1_module(void **state)
+{
+	(void)state;
+	size_t v1 = 0, with_events = 0;
+	for (size_t i = 0; i < the_corpus->count; i++) {
+		const corpus_entry *e = &the_corpus->entries[i];
+		if (!e->path[MEGACO_ENC_PER - 1] || !e->valid || e->version != 1)
+			continue;
+		megaco_message *msg = decode_file(e->path[MEGACO_ENC_PER - 1], MEGACO_ENC_PER, NULL, NULL);
+		MegacoMessage_t *m = (MegacoMessage_t *)megaco_message_model(msg);
+		int events = first_events(m) != NULL;
+		for (int aligned = 0; aligned < 2; aligned++) {
+			size_t n1, n2;
+			unsigned char *b1 = write_per(m, aligned, &n1);
+			m->mess.version = 2;
+			unsigned char *b2 = write_per(m, aligned, &n2);
+			m->mess.version = 1;
+			assert_int_equal(b2[0] & 0x80, 0); /* no authHeader */
+			unsigned head1 = (unsigned)b1[0] << 8 | b1[1], head2 = (unsigned)b2[0] << 8 | b2[1];
+			int same_but_version = n1 == n2 && !memcmp(b1 + 2, b2 + 2, n1 - 2) &&
+			                       ((head1 ^ head2) & ~(0x7fu << 7)) == 0;
+			if (same_but_version == events)
+				fail_msg("%s (%s): v1 and v2 bytes %s beyond the version, Events descriptor %s",
+				         e->name, aligned ? "APER" : "UPER", events ? "agree" : "differ",
+				         events ? "present" : "absent");
+			const unsigned char *bs[2] = { b1, b2 };
+			size_t ns[2] = { n1, n2 };
+			for (int v = 0; v < 2; v++) {
+				megaco_arena a;
+				arena_init(&a, NULL, 4096);
+				MegacoMessage_t *back = NULL;
+				size_t used = 0;
+				assert_int_equal(per_read((void **)&back, bs[v], ns[v], aligned, &a,
+				                          MEGACO_DEPTH_CEILING, &used), PER_OK);
+				assert_int_equal(used, ns[v]);
+				assert_int_equal(back->mess.version, v + 1);
+				back->mess.version = 1;
+				grow_buf x = dump(back), y = dump(m);
+				assert_bytes_equal(e->name, x.p, x.len, y.p, y.len);
+				free(x.p);
+				free(y.p);
+				arena_reset_blocks(&a);
+			}
+			free(b1);
+			free(b2);
+		}
+		with_events += events;
+		v1++;
+		megaco_message_free(msg);
+	}
+	print_message("%zu version 1 messages, %zu with an Events descriptor\n", v1, with_events);
+	assert_true(with_events > 0 && with_events < v1);
+}
+
+/*
+ * A version 1 Events descriptor without requestID: the PER writer refuses it
+ * (MEGACO_ERR_CONSTRAINT naming the member), in both variants; as version 2
+ * it is written, without. megaco_encode() refuses it for every binary
+ * encoding before any encoder (the version gate, docs/aper.md).
+ */
+static void test_v1_request_id_required(void **state)
+{
+	(void)state;
+	megaco_message *msg = NULL;
+	for (size_t i = 0; i < the_corpus->count && !msg; i++) {
+		const corpus_entry *e = &the_corpus->entries[i];
+		if (e->version != 1 || !e->valid || !e->path[MEGACO_ENC_BER - 1])
+			continue;
+		msg = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, NULL, NULL);
+		if (!first_events((MegacoMessage_t *)megaco_message_model(msg))) {
+			megaco_message_free(msg);
+			msg = NULL;
+		}
+	}
+	assert_non_null(msg);
+	MegacoMessage_t *m = (MegacoMessage_t *)megaco_message_model(msg);
+	EventsDescriptor_t *ev = first_events(m);
+	RequestID_t *id = ev->requestID;
+	ev->requestID = NULL;
+	static unsigned char out[65536];
+	for (int aligned = 0; aligned < 2; aligned++) {
+		size_t len = 0;
+		megaco_error err;
+		assert_int_equal(per_write(SCHEMA_ROOT, m, aligned, MEGACO_DEPTH_CEILING,
+		                           &megaco_default_allocator, out, sizeof out, &len, &err),
+		                 MEGACO_ERR_CONSTRAINT);
+		assert_non_null(strstr(err.message, "Descriptor.requestID"));
+		m->mess.version = 2;
+		assert_int_equal(per_write(SCHEMA_ROOT, m, aligned, MEGACO_DEPTH_CEILING,
+		                           &megaco_default_allocator, out, sizeof out, &len, NULL),
+		                 MEGACO_OK);
+		m->mess.version = 1;
+	}
+	static const megaco_encoding binary[] = { MEGACO_ENC_BER, MEGACO_ENC_PER, MEGACO_ENC_APER };
+	for (size_t k = 0; k < sizeof binary / sizeof binary[0]; k++) {
+		size_t len = 0;
+		megaco_error err;
+		assert_int_not_equal(megaco_encode(msg, binary[k], NULL, out, sizeof out, &len, &err),
+		                     MEGACO_OK);
+		assert_non_null(strstr(err.message, "requestID"));
+	}
+	ev->requestID = id;
+	megaco_message_free(msg);
+}
+
 int main(int argc, char **argv)
 {
 	the_corpus = corpus_load(corpus_dir_from_args(argc, argv));
@@ -537,6 +825,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_depth_bound),
 		cmocka_unit_test(test_large_input),
 		cmocka_unit_test(test_list_grows_after_decode),
+		cmocka_unit_test(test_v1_module),
+		cmocka_unit_test(test_v1_request_id_required),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	corpus_free(the_corpus);

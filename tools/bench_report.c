@@ -424,6 +424,8 @@ static void table_row(FILE *f, const bench_row *r, int with_impl, unsigned threa
 		cell(f, r->threads > 1 ? r->speedup : NAN, 8, 2);
 	}
 	fputc('\n', f);
+	if (*r->error) /* an ok row's note: messages it left out */
+		fprintf(f, "%-*s %s\n", with_impl ? 36 : 26, "", r->error);
 	if (!isnan(decode_per_scan(r)))
 		fprintf(f, "%-*s decode / scanner-only %.2f (full decode %.3f us, timed in turn with "
 		           "the scan)\n", with_impl ? 36 : 26, "", decode_per_scan(r), paired_us(r));

@@ -5,7 +5,9 @@
 %% Builds libmegaco's message corpus (corpus/) from the reference material:
 %% the 149 messages of time_test.msgs as pretty text, re-encoded by Erlang/OTP
 %% megaco as compact text, BER and aligned PER, plus the unaligned PER vectors
-%% shipped beside them; and the RFC 3525 Appendix I examples (extracted by
+%% shipped beside them (for version 1 messages where the v1 ASN.1 module gives
+%% other bytes than the v3 one, Erlang's unaligned PER of the v1 module
+%% instead); and the RFC 3525 Appendix I examples (extracted by
 %% tools/extract-rfc-examples.py), checked against Erlang's text decoder.
 %% Writes corpus/manifest.yaml, which the C test suite reads.
 %%
@@ -77,9 +79,10 @@ time_test(Src, Out) ->
     Names = [atom_to_list(N) || {N, _} <- Msgs],
     [prepare_dir(filename:join(Out, atom_to_list(E)), Names) || E <- ?ENCODINGS],
     Agreement = read_agreement(filename:join([Src, "uper", "AGREEMENT.tsv"])),
-    [one_time_test(Src, Out, atom_to_list(N), Bin, Agreement) || {N, Bin} <- Msgs].
+    Uper1 = uper_v1_module(),
+    [one_time_test(Src, Out, atom_to_list(N), Bin, Agreement, Uper1) || {N, Bin} <- Msgs].
 
-one_time_test(Src, Out, Name, Pretty, Agreement) ->
+one_time_test(Src, Out, Name, Pretty, Agreement, Uper1) ->
     try
         write(Out, "pretty", Name, Pretty),
         Msg = ok_or_fail(Name, "pretty decode",
@@ -93,17 +96,18 @@ one_time_test(Src, Out, Name, Pretty, Agreement) ->
                 ok_or_fail(Name, "ber encode",
                            megaco_ber_encoder:encode_message([], Msg))),
         {Aper, AperNote} = aper(Name, V, Msg, Ber),
+        {Uper, PerNote} = uper(Src, Name, V, Ber, Agreement, Uper1),
         write(Out, "compact", Name, Compact),
         write(Out, "ber", Name, Ber),
         write(Out, "aper", Name, Aper),
-        copy(filename:join([Src, "uper", Name]), filename:join([Out, "per", Name])),
+        write(Out, "per", Name, Uper),
         %% Round trips: each encoding must decode back to the pretty record.
         FromBer = ok_or_fail(Name, "ber decode",
                              megaco_ber_encoder:decode_message([], V, Ber)),
         FromCompact = ok_or_fail(Name, "compact decode",
                                  megaco_compact_text_encoder:decode_message([], Compact)),
         Notes = [compare_notes([{"ber", FromBer}, {"compact", FromCompact}], Msg),
-                 per_note(Name, Agreement), AperNote],
+                 PerNote, AperNote],
         {Name, V, join_notes(Notes), ok}
     catch
         throw:{fail, What} ->
@@ -114,38 +118,82 @@ one_time_test(Src, Out, Name, Pretty, Agreement) ->
             {Name, 0, "", failed}
     end.
 
-%% The aligned PER vector: megaco_per_encoder with the v3 ASN.1 module, the
-%% module libmegaco's schema is, for every message version.  The v3 record
-%% comes from decoding the BER vector with the v3 module (v2 and v3 additions
-%% sit behind extension markers, so BER reads the same under every module).
-%% Erlang's per encoder picks the module by the message version; where the
-%% v1 or v2 module gives other bytes (Erlang's v1 module has
-%% EventsDescriptor.requestID mandatory, RFC 3525 has it OPTIONAL) the note
-%% says where they first differ.  Fails unless the vector decodes back to
-%% the v3 record and that record re-encodes to the BER vector.
+%% The aligned PER vector: what Erlang's stack sends, megaco_per_encoder with
+%% the ASN.1 module of the message's version. The v1 module differs from the
+%% v3 one in a way PER sees (EventsDescriptor.requestID is mandatory in v1:
+%% no presence bit); where that changes the bytes, the note says where they
+%% would differ under the v3 module. Fails unless the vector decodes back
+%% (with the same module) to the pretty record, and unless the record of the
+%% BER vector under the v3 module re-encodes to the same BER.
 aper(Name, V, Msg, Ber) ->
     M3 = ok_or_fail(Name, "ber decode (v3 module)",
                     megaco_ber_encoder:decode_message([], 3, Ber)),
     Ber3 = iolist_to_binary(ok_or_fail(Name, "ber encode (v3 module)",
                                        megaco_ber_encoder:encode_message([], 3, M3))),
     Ber3 =:= Ber orelse throw({fail, "ber vector differs when re-encoded with the v3 module"}),
-    Aper = iolist_to_binary(ok_or_fail(Name, "per encode (v3 module)",
-                                       megaco_per_encoder:encode_message([], 3, M3))),
-    Back = ok_or_fail(Name, "per decode (v3 module)",
-                      megaco_per_encoder:decode_message([], 3, Aper)),
-    Back =:= M3 orelse throw({fail, "aper vector does not decode to the record it encodes"}),
-    Own = iolist_to_binary(ok_or_fail(Name, "per encode",
-                                      megaco_per_encoder:encode_message([], V, Msg))),
-    Note = case Own of
-               Aper -> "";
-               _ ->
-                   At = first_difference(Own, Aper, 0),
-                   flat("aper vector uses the v3 module; Erlang's per encoder (v~b module) "
-                        "gives ~b bytes, first different at offset ~b: ~s instead of ~s "
-                        "(docs/aper.md)",
-                        [V, byte_size(Own), At, hex_at(Own, At), hex_at(Aper, At)])
-           end,
-    {Aper, Note}.
+    Aper = iolist_to_binary(ok_or_fail(Name, "per encode",
+                                       megaco_per_encoder:encode_message([], V, Msg))),
+    Back = ok_or_fail(Name, "per decode", megaco_per_encoder:decode_message([], V, Aper)),
+    compare(Msg, Back) =/= differ orelse
+        throw({fail, "aper vector does not decode to the record it encodes"}),
+    Aper3 = iolist_to_binary(ok_or_fail(Name, "per encode (v3 module)",
+                                        megaco_per_encoder:encode_message([], 3, M3))),
+    {Aper, module_note("aper", V, Aper, Aper3)}.
+
+%% The unaligned PER vector: corpus-source's (the v3 module's bytes), except
+%% for a version 1 message whose v1-module encoding differs: then Erlang's
+%% uper build of the v1 module, applied to the BER vector's value.
+uper(Src, Name, V, Ber, Agreement, Uper1) ->
+    File = filename:join([Src, "uper", Name]),
+    Shared = case file:read_file(File) of
+                 {ok, B} -> B;
+                 Error -> throw({fail, flat("read ~s: ~p", [File, Error])})
+             end,
+    case V of
+        1 ->
+            Val = ok_or_fail(Name, "ber decode (v1 module)",
+                             megaco_ber_media_gateway_control_v1:decode('MegacoMessage', Ber)),
+            U1 = iolist_to_binary(ok_or_fail(Name, "uper encode (v1 module)",
+                                             Uper1:encode('MegacoMessage', Val))),
+            case U1 of
+                Shared -> {Shared, per_note(Name, Agreement)};
+                _ -> {U1, module_note("per", V, U1, Shared)}
+            end;
+        _ -> {Shared, per_note(Name, Agreement)}
+    end.
+
+module_note(_Enc, _V, Same, Same) -> "";
+module_note(Enc, V, Bytes, V3) ->
+    At = first_difference(Bytes, V3, 0),
+    flat("~s vector follows the v~b module (EventsDescriptor.requestID mandatory); "
+         "the v3 module gives ~b bytes, first different at offset ~b: ~s instead of ~s "
+         "(docs/aper.md)", [Enc, V, byte_size(V3), At, hex_at(V3, At), hex_at(Bytes, At)]).
+
+%% Erlang's unaligned PER of the v1 module (megaco ships only BER and aligned
+%% PER builds): compiled from asn1/ into a temporary directory, loaded, removed.
+uper_v1_module() ->
+    Top = repo_top(),
+    Spec = filename:join([Top, "asn1", "MEDIA-GATEWAY-CONTROL-v1.asn"]),
+    Tmp = filename:join(tmp_dir(), flat("gen-corpus-uper1-~s", [os:getpid()])),
+    ok = filelib:ensure_dir(filename:join(Tmp, "x")),
+    Src = filename:join(Tmp, "MEDIA-GATEWAY-CONTROL-v1.asn"),
+    {ok, _} = file:copy(Spec, Src),
+    %% Record layout as in megaco's own binary codecs (legacy_erlang_types).
+    ok = asn1ct:compile(Src, [uper, legacy_erlang_types, {outdir, Tmp}, {i, Tmp}]),
+    Mod = 'MEDIA-GATEWAY-CONTROL-v1',
+    {ok, Beam} = file:read_file(filename:join(Tmp, atom_to_list(Mod) ++ ".beam")),
+    {module, Mod} = code:load_binary(Mod, "uper-v1", Beam),
+    {ok, Files} = file:list_dir(Tmp),
+    [ok = file:delete(filename:join(Tmp, F)) || F <- Files],
+    ok = file:del_dir(Tmp),
+    Mod.
+
+tmp_dir() ->
+    case os:getenv("TMPDIR") of
+        false -> "/tmp";
+        "" -> "/tmp";
+        T -> T
+    end.
 
 first_difference(<<X, A/binary>>, <<X, B/binary>>, N) -> first_difference(A, B, N + 1);
 first_difference(_, _, N) -> N.

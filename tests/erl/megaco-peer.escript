@@ -16,13 +16,12 @@
 %%   pretty, compact: Erlang megaco's text decoders (version from MEGACO/n).
 %%   ber:  Erlang megaco's BER decoder (version found by megaco_ber_encoder).
 %%   per:  X.691 UNALIGNED PER.  Erlang megaco's own "per" codec is ALIGNED
-%%         and not comparable, so the H.248.1 v3 ASN.1 module is compiled
+%%         and not comparable, so the H.248.1 v3 ASN.1 module (and the v1
+%%         module, for version 1 messages: the two differ in PER) is compiled
 %%         with asn1ct [uper, legacy_erlang_types] (megaco's record layout)
 %%         and its decode('MegacoMessage', Bin) is used on both files.
 %%   aper: X.691 ALIGNED PER: Erlang megaco's own per codec
-%%         (megaco_per_encoder) with its v3 module, whatever the message
-%%         version: the module libmegaco and corpus/aper use. (Erlang's stack
-%%         would take the v1 module for a v1 message; see docs/aper.md.)
+%%         (megaco_per_encoder), version found first, as its stack reads.
 %%
 %% Options:
 %%   --asn1 PATH   the v3 ASN.1 module, for per (default: $MEGACO_ASN1, else
@@ -223,20 +222,45 @@ decoder(ber, _) ->
             end
     end;
 decoder(per, O) ->
-    Mod = uper_module(O),
-    fun(Bin) -> Mod:decode('MegacoMessage', Bin) end;
+    V1 = uper_module(O, 1),
+    V3 = uper_module(O, 3),
+    fun(Bin) ->
+            case uper_version(Bin) of
+                1 -> V1:decode('MegacoMessage', Bin);
+                _ -> V3:decode('MegacoMessage', Bin)
+            end
+    end;
 decoder(aper, _) ->
-    fun(Bin) -> megaco_per_encoder:decode_message([], 3, Bin) end.
+    %% As Erlang's stack reads it: version first, then that version's module.
+    fun(Bin) ->
+            case megaco_per_encoder:version_of([], Bin) of
+                {ok, V} -> megaco_per_encoder:decode_message([], V, Bin);
+                Error -> Error
+            end
+    end.
+
+%% Message.version of unaligned PER: after authHeader's presence bit (and the
+%% header: 4 + 4 octets, a 5-bit length of 12..32 octets and those octets)
+%% and Message's extension bit, 7 bits.
+uper_version(<<0:1, _:1, V:7, _/bitstring>>) -> V;
+uper_version(<<1:1, _:64, L:5, Rest/bitstring>>) ->
+    Skip = (L + 12) * 8,
+    case Rest of
+        <<_:Skip, _:1, V:7, _/bitstring>> -> V;
+        _ -> 0
+    end;
+uper_version(_) -> 0.
 
 %% Compiles (once; the result is cached by the spec's checksum) and loads the
-%% v3 module for unaligned PER.
-uper_module(O) ->
-    Spec = asn1_path(O),
+%% vN module for unaligned PER: v3, and v1 for version 1 messages (whose
+%% EventsDescriptor.requestID is mandatory, so PER differs).
+uper_module(O, N) ->
+    Spec = version_path(asn1_path(O), N),
     {ok, Text} = file:read_file(Spec),
     Key = lists:flatten([io_lib:format("~2.16.0b", [X]) || <<X>> <= erlang:md5(Text)]),
     Base = cache_base(O),
     Dir = filename:join(Base, "uper-" ++ erlang:system_info(otp_release) ++ "-" ++ Key),
-    AsnName = "MEDIA-GATEWAY-CONTROL-v3",
+    AsnName = "MEDIA-GATEWAY-CONTROL-v" ++ integer_to_list(N),
     Mod = list_to_atom(AsnName),
     case filelib:is_regular(filename:join(Dir, AsnName ++ ".beam")) of
         true -> ok;
@@ -265,6 +289,14 @@ compile_uper(Text, AsnName, Base, Dir) ->
         ok -> ok;
         {error, _} -> rm_rf(Tmp)   % another process won the race
     end.
+
+%% The vN module beside the v3 one (same directory, same naming).
+version_path(V3Path, 3) -> V3Path;
+version_path(V3Path, N) ->
+    P = filename:join(filename:dirname(V3Path),
+                      "MEDIA-GATEWAY-CONTROL-v" ++ integer_to_list(N) ++ ".asn"),
+    filelib:is_regular(P) orelse throw({setup, "no such file: " ++ P}),
+    P.
 
 asn1_path(#{asn1 := Path}) ->
     filelib:is_regular(Path) orelse throw({setup, "no such file: " ++ Path}),

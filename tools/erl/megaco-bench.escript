@@ -17,15 +17,13 @@
 %%   compact, compact [flex]  corpus compact/ files (megaco_compact_text_encoder)
 %%   ber                      corpus ber/ files (megaco_ber_encoder)
 %%   per                      corpus aper/ files (megaco_per_encoder, ALIGNED
-%%                            PER, decoded and encoded with its v3 module,
-%%                            which made those files: libmegaco's per row
-%%                            reads and writes the same bytes)
+%%                            PER, which made them: libmegaco's per row reads
+%%                            and writes the same bytes)
 %%   erl_dist                 Erlang's own encoding of the record decoded from
 %%                            pretty/ with megaco_erl_dist_encoder
-%% The ber decoder gets the message version from the manifest, as the megaco
+%% Binary decoders get the message version from the manifest, as the megaco
 %% stack gets it from version_of/2 before decoding; text decoders find it in
-%% the text. Erlang's per encoder would take the v1 module for a v1 message;
-%% it gives other bytes for six of them (docs/aper.md), so per uses v3. Encoding configs are [] and, for [flex], [{flex, PortOrPorts}]
+%% the text. Encoding configs are [] and, for [flex], [{flex, PortOrPorts}]
 %% from megaco_flex_scanner:start() (the reentrant scanner when the runtime
 %% has SMP).
 %%
@@ -193,13 +191,12 @@ run_once(Codec, Mod, EC, Msgs, MinNs) ->
 measure_message(Codec, Mod, EC, #{name := Name} = M, MinNs) ->
     Bin = input(Codec, M),
     Dec = decoder(Codec, Mod, EC, maps:get(version, M)),
-    Enc = encoder(Codec, Mod, EC),
     Fail = fun(What, Why) -> throw({failed, Name, What, Why, 0}) end,
     Msg = case catch Dec(Bin) of
               {ok, R} -> R;
               Bad -> Fail("decode", Bad)
           end,
-    Size = case catch Enc(Msg) of
+    Size = case catch Mod:encode_message(EC, Msg) of
                {ok, B} -> iolist_size(B);
                Bad2 -> Fail("encode", Bad2)
            end,
@@ -210,7 +207,7 @@ measure_message(Codec, Mod, EC, #{name := Name} = M, MinNs) ->
                     end
             end,
     EncOp = fun() ->
-                    case Enc(Msg) of
+                    case Mod:encode_message(EC, Msg) of
                         {ok, B2} ->
                             case iolist_size(B2) of
                                 Size -> ok;
@@ -228,15 +225,8 @@ measure_message(Codec, Mod, EC, #{name := Name} = M, MinNs) ->
 
 decoder(Codec, Mod, EC, _V) when Codec =:= pretty; Codec =:= compact ->
     fun(Bin) -> Mod:decode_message(EC, Bin) end;
-decoder(per, Mod, EC, _V) ->
-    fun(Bin) -> Mod:decode_message(EC, 3, Bin) end;
 decoder(_, Mod, EC, V) ->
     fun(Bin) -> Mod:decode_message(EC, V, Bin) end.
-
-encoder(per, Mod, EC) ->
-    fun(Msg) -> Mod:encode_message(EC, 3, Msg) end;
-encoder(_, Mod, EC) ->
-    fun(Msg) -> Mod:encode_message(EC, Msg) end.
 
 %% The bytes the row decodes: the corpus file (per: aper/), or (erl_dist)
 %% Erlang's own encoding of the record decoded from pretty text.

@@ -196,16 +196,60 @@ static void emit_head(const gen_type *g)
 	             "\t\treturn PER_FAIL;\n", size);
 }
 
+/*
+ * The head as the v3 module has it from the head of a message whose module
+ * has the members optional since `since` as mandatory (no presence bit,
+ * always present): "head = <old's bits spread, theirs set>;".
+ */
+static void emit_head_older(const schema_type *t, int ext, int since, unsigned nold)
+{
+	unsigned to = (unsigned)t->opt_count, from = nold; /* bit positions, the ext bit's first */
+	fputs("\t\thead = 0", out);
+	if (ext)
+		fprintf(out, " | (old >> %u & 1u) << %u", --from, to);
+	for (int i = 0; i < t->count; i++) {
+		const schema_member *m = &S->members[t->first + i].m;
+		if ((m->flags & SM_EXTENSION) || !(m->flags & SM_OPTIONAL))
+			continue;
+		to--;
+		if (m->opt_since >= since)
+			fprintf(out, " | 1u << %u", to);
+		else
+			fprintf(out, " | (old >> %u & 1u) << %u", --from, to);
+	}
+	fputs(";\n", out);
+}
+
 static void emit_sequence(const gen_type *g)
 {
 	const schema_type *t = &g->t;
 	int ext = (t->flags & SF_EXTENSIBLE) != 0;
-	unsigned head = (unsigned)(ext + t->opt_count);
+	unsigned head = (unsigned)(ext + t->opt_count), nold = head;
+	int since = 0; /* > 1: members OPTIONAL from that version on, mandatory before */
+	for (int i = 0; i < t->count; i++) {
+		const schema_member *m = &S->members[t->first + i].m;
+		if (!(m->flags & SM_EXTENSION) && (m->flags & SM_OPTIONAL) && m->opt_since > 1) {
+			if (since && since != m->opt_since)
+				fail("members optional since different versions", t->name);
+			since = m->opt_since;
+			nold--;
+		}
+	}
 	if (head > 32)
 		fail("more than 31 OPTIONAL members", t->name);
 	fputs("\tint rc;\n\tvoid *tmp;\n\t(void)rc;\n\t(void)tmp;\n", out);
 	emit_head(g);
-	if (head) {
+	if (since) {
+		/* X.691 18.2 by the message's module: a member mandatory in it has
+		 * no presence bit (the v1 module's EventsDescriptor.requestID). */
+		fprintf(out, "\tuint32_t head;\n\tif (__builtin_expect(r->version < %d, 0)) {\n"
+		             "\t\tif (%u > in_left(in))\n\t\t\treturn PER_STARVED;\n"
+		             "\t\tuint32_t old = rd_peek(in, %u);\n\t\tin->pos += %u;\n",
+		        since, nold, nold, nold);
+		emit_head_older(t, ext, since, nold);
+		fprintf(out, "\t} else {\n\t\tif (%u > in_left(in))\n\t\t\treturn PER_STARVED;\n"
+		             "\t\thead = rd_peek(in, %u);\n\t\tin->pos += %u;\n\t}\n", head, head, head);
+	} else if (head) {
 		/* The extension bit and the presence bitmap in one read. */
 		fprintf(out, "\tif (%u > in_left(in))\n\t\treturn PER_STARVED;\n", head);
 		fprintf(out, "\tuint32_t head = rd_peek(in, %u);\n\tin->pos += %u;\n", head, head);
@@ -225,6 +269,16 @@ static void emit_sequence(const gen_type *g)
 			fprintf(out, "\t/* %s */\n", m->name);
 			emit_member(t->first + i, "\t");
 			fputs("\tif (rc != PER_OK)\n\t\treturn rc;\n", out);
+			if (m->flags & SM_VERSION) { /* the module of what follows */
+				char off[2 * GEN_NAME + 64];
+				gen_offset_expr(S, &S->members[t->first + i], off, sizeof off);
+				if ((m->flags & SM_POINTER) || S->types[m->type].t.kind != SK_INT)
+					fail("a version that is not an INTEGER in its parent", m->name);
+				/* No module to read the body by: stop (the version stays in the model). */
+				fprintf(out, "\tr->version = *(const long *)(const void *)(st + %s);\n"
+				             "\tif (r->version < 1 || r->version > %d)\n\t\treturn PER_VERSION;\n",
+				        off, S->types[S->root].t.newest);
+			}
 		}
 	}
 	if (k != t->opt_count)

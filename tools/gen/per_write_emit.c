@@ -87,6 +87,8 @@ static void emit_value(int k, int A, const char *ind)
 			refuse(tn, mn, "unsigned INTEGER with a negative bound");
 		fprintf(out, "%sif (w_int(w, %d, m, %s, %d, %s, %s, %d))\n%s\treturn -1;\n", ind, A, ref,
 		        uns, lit(r->lower), lit(r->upper), r->range_bits, ind);
+		if (sm->flags & SM_VERSION) /* the module of what follows */
+			fprintf(out, "%sw->version = *(const long *)(const void *)m;\n", ind);
 		return;
 	}
 	case SK_ENUM: {
@@ -206,6 +208,8 @@ static void emit_sequence(int ti, int A)
 {
 	const schema_type *t = &S->types[ti].t;
 	int opt[GEN_MAX_MEMBERS], ext[GEN_MAX_MEMBERS], nopt = 0, next = 0;
+	int older[GEN_MAX_MEMBERS], nolder = 0; /* opt[] less those mandatory in older versions */
+	int since = 0; /* > 1: the version from which some members are OPTIONAL */
 	int extensible = (t->flags & SF_EXTENSIBLE) != 0;
 	for (int i = 0; i < t->count; i++) {
 		int k = t->first + i;
@@ -220,6 +224,13 @@ static void emit_sequence(int ti, int A)
 			if (!(m->flags & SM_POINTER))
 				refuse(t->name, m->name, "an optional member that is not a pointer");
 			opt[nopt++] = k;
+			if (m->opt_since > 1) {
+				if (since && since != m->opt_since)
+					refuse(t->name, m->name, "members optional since different versions");
+				since = m->opt_since;
+			} else {
+				older[nolder++] = k;
+			}
 		}
 	}
 	if (nopt != t->opt_count || (next && !extensible) || next > 64)
@@ -232,7 +243,17 @@ static void emit_sequence(int ti, int A)
 		}
 		fputs(";\n", out);
 	}
-	emit_bits(opt, nopt, extensible, "\t");
+	if (since) {
+		/* X.691 18.2 by the message's module: a member mandatory in it has
+		 * no presence bit (the v1 module's EventsDescriptor.requestID). */
+		fprintf(out, "\tif (UNLIKELY(w->version < %d)) {\n", since);
+		emit_bits(older, nolder, extensible, "\t\t");
+		fputs("\t} else {\n", out);
+		emit_bits(opt, nopt, extensible, "\t\t");
+		fputs("\t}\n", out);
+	} else {
+		emit_bits(opt, nopt, extensible, "\t");
+	}
 	for (int i = 0; i < t->count; i++) {
 		int k = t->first + i;
 		const schema_member *m = &S->members[k].m;
@@ -244,6 +265,11 @@ static void emit_sequence(int ti, int A)
 		} else if (m->flags & SM_OPTIONAL) {
 			fputs("\tif (m) {\n", out);
 			emit_value(k, A, "\t\t");
+			if (m->opt_since > 1)
+				fprintf(out, "\t} else if (UNLIKELY(w->version < %d)) {\n\t\treturn stop(w, "
+				             "W_CONSTRAINT, &schema_members[%d], \"absent, but mandatory in the "
+				             "module of a version %s%d message\");\n", m->opt_since, k,
+				        m->opt_since > 2 ? "1 to " : "", m->opt_since - 1);
 			fputs("\t}\n", out);
 		} else {
 			fprintf(out, "\tif (!m)\n\t\treturn stop(w, W_ENCODE, &schema_members[%d], "
