@@ -115,29 +115,21 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 		if (rc != MEGACO_OK)
 			return rc;
 	}
-	switch (enc) {
-	case MEGACO_ENC_BER:
-	case MEGACO_ENC_PER:
-	case MEGACO_ENC_APER: {
-		/* The v3 model can hold what a v1/v2 message must not carry. */
-		int rc = version_check_model(msg->model, megaco_message_version(msg), err);
-		if (rc != MEGACO_OK)
-			return rc;
-		if (msg->form != MEGACO_NAMES_BINARY) /* map names on a copy (name_convert.c) */
-			return names_encode_converted(msg, enc, o, buf, cap, out_len, err);
-		return enc == MEGACO_ENC_BER
-		               ? ber_encode_message(msg, o, buf, cap, out_len, err)
-		               : per_encode_message(msg, o, enc == MEGACO_ENC_APER, buf, cap, out_len, err);
-	}
-	case MEGACO_ENC_PRETTY:
-	case MEGACO_ENC_COMPACT:
-		if (msg->form != MEGACO_NAMES_TEXT)
-			return names_encode_converted(msg, enc, o, buf, cap, out_len, err);
-		return text_encode_message(msg, enc == MEGACO_ENC_COMPACT, o, buf, cap, out_len, err);
-	default:
+	int text = enc == MEGACO_ENC_PRETTY || enc == MEGACO_ENC_COMPACT;
+	if (!text && enc != MEGACO_ENC_BER && enc != MEGACO_ENC_PER && enc != MEGACO_ENC_APER)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "cannot encode to encoding %d",
 		                 (int)enc);
-	}
+	/* The v3 model can hold what a v1/v2 message must not carry; one gate for every encoding. */
+	int rc = version_check_model(msg->model, megaco_message_version(msg), !text, err);
+	if (rc != MEGACO_OK)
+		return rc;
+	if (msg->form != (text ? MEGACO_NAMES_TEXT : MEGACO_NAMES_BINARY))
+		return names_encode_converted(msg, enc, o, buf, cap, out_len, err); /* on a copy */
+	if (text)
+		return text_encode_message(msg, enc == MEGACO_ENC_COMPACT, o, buf, cap, out_len, err);
+	return enc == MEGACO_ENC_BER
+	               ? ber_encode_message(msg, o, buf, cap, out_len, err)
+	               : per_encode_message(msg, o, enc == MEGACO_ENC_APER, buf, cap, out_len, err);
 }
 
 /*

@@ -14,11 +14,10 @@
  * encoder cannot write and its parser reads only as "name = [a, b]" (our
  * decoder takes both).
  *
- * Every element newer than the message's version is refused with
- * MEGACO_ERR_VERSION_MISMATCH rather than emitted; the v1/v2/v3 boundaries are
- * the one version table generated from the three ASN.1 modules
- * (version_table.h, MEGACO_SINCE_*), plus what v1/v2 text lacks (TEXT_SINCE_*
- * below). Model content the text
+ * A model element newer than the message's version never gets here: every
+ * encoder's caller runs the one version gate first (version_check.c, over the
+ * schema's versions), so this file checks only what v1/v2 text lacks beyond
+ * the model (TEXT_SINCE_*, MEGACO_ERR_VERSION_MISMATCH). Model content the text
  * encoding cannot carry (nonStandardData, an audited event's stream) is
  * MEGACO_ERR_UNSUPPORTED, a value no quoting can hold MEGACO_ERR_CONSTRAINT,
  * a name not in text form MEGACO_ERR_UNKNOWN_NAME. Dropped quietly are only
@@ -33,7 +32,6 @@
 #include "text_enc_writer.h"
 #include "text_model_rules.h"
 #include "validate.h"
-#include "version_table.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -191,7 +189,7 @@ static void fail_at(enc *e, const asn_TYPE_descriptor_t *td, const void *node, i
 	va_end(ap);
 }
 
-/* Returns 1 when the message's version has `what`, else records the mismatch. */
+/* Returns 1 when the message's version's text has `what`, else records the mismatch. */
 static int need(enc *e, long v, const char *what)
 {
 	if (e->version >= v)
@@ -1164,7 +1162,7 @@ static void stream_parms(enc *e, const StreamParms_t *p, int *n, unsigned l)
 		SEP(e, *n, l);
 		sdp(e, KW_REMOTE, p->remoteDescriptor, l);
 	}
-	if (p->statisticsDescriptor && need(e, MEGACO_SINCE_StreamParms_statisticsDescriptor, "Statistics in a stream")) {
+	if (p->statisticsDescriptor) {
 		SEP(e, *n, l);
 		statistics(e, p->statisticsDescriptor, l);
 	}
@@ -1284,8 +1282,6 @@ static void mux(enc *e, const MuxDescriptor_t *d, unsigned l)
 		fail(e, MEGACO_ERR_CONSTRAINT, "mux type %ld", d->muxType);
 		return;
 	}
-	if (d->muxType == MuxType_nx64k)
-		need(e, MEGACO_SINCE_MuxType_nx64k, "Nx64Kservice");
 	kw(e, types[d->muxType]);
 	tid_braces(e, d->termList.list.array, d->termList.list.count, l);
 }
@@ -1307,8 +1303,6 @@ static void digit_map_value(enc *e, const DigitMapValue_t *v, unsigned l)
 	for (int i = 0; i < 4; i++) {
 		if (!timers[i])
 			continue;
-		if (i == 3 && !need(e, MEGACO_SINCE_DigitMapValue_durationTimer, "digit map Z timer"))
-			return;
 		ch(e, letter[i]);
 		ch(e, ':');
 		num_max(e, *timers[i], 99, "digit map timer");
@@ -1385,11 +1379,11 @@ static void event_actions(enc *e, const BOOLEAN_t *ka, const EventDM_t *dm,
 		SEP(e, *n, l);
 		embed(e, se, sd, l);
 	}
-	if (nb && need(e, MEGACO_SINCE_RequestedActions_notifyBehaviour, "notification behaviour")) {
+	if (nb) {
 		SEP(e, *n, l);
 		notify_behaviour(e, nb, l);
 	}
-	if (rse && need(e, MEGACO_SINCE_RequestedActions_resetEventsDescriptor, "ResetEventsDescriptor"))
+	if (rse)
 		list_kw(e, n, l, KW_RESET_EVENTS_DESCRIPTOR);
 }
 
@@ -1596,8 +1590,6 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 		for (int i = 0, m = 0; i < 5; i++) {
 			if (!bit(s->notifyCompletion, i))
 				continue;
-			if (i == 4 && !need(e, MEGACO_SINCE_NotifyCompletion_onIteration, "NotifyCompletion Iteration"))
-				break;
 			SEP(e, m, l + 2);
 			kw(e, reasons[i]);
 		}
@@ -1610,7 +1602,7 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 		SEP(e, n, l + 1);
 		sig_parameter(e, s->sigParList.list.array[i], l + 1);
 	}
-	if (s->direction && need(e, MEGACO_SINCE_Signal_direction, "signal direction")) {
+	if (s->direction) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_DIRECTION);
 		long d = *s->direction;
@@ -1623,12 +1615,12 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 		else
 			fail(e, MEGACO_ERR_CONSTRAINT, "signal direction %ld", d);
 	}
-	if (s->requestID && need(e, MEGACO_SINCE_Signal_requestID, "signal request ID")) {
+	if (s->requestID) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_REQUEST_ID);
 		request_id(e, *s->requestID);
 	}
-	if (s->intersigDelay && need(e, MEGACO_SINCE_Signal_intersigDelay, "Intersignal delay")) {
+	if (s->intersigDelay) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_INTSIG_DELAY);
 		num_max(e, *s->intersigDelay, U16, "intersignal delay");
@@ -1801,7 +1793,7 @@ static void ind_aud_property(enc *e, const IndAudPropertyParm_t *p, int *n, int 
 	SEP(e, *n, l);
 	if (!p->propertyParms || !one_item)
 		name(e, &p->name, "property name");
-	if (p->propertyParms && need(e, MEGACO_SINCE_IndAudPropertyParm_propertyParms, "audit selection by property value")) {
+	if (p->propertyParms) {
 		if (!one_item)
 			SEP(e, *n, l);
 		property(e, p->propertyParms, l);
@@ -1869,7 +1861,7 @@ static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l
 		if (c->propertyParms)
 			for (int i = 0; i < c->propertyParms->list.count; i++)
 				ind_aud_property(e, c->propertyParms->list.array[i], &m, 0, l + 1);
-		if (c->streamModeSel && need(e, MEGACO_SINCE_IndAudLocalControlDescriptor_streamModeSel, "audit selection by stream mode")) {
+		if (c->streamModeSel) {
 			SEP(e, m, l + 1);
 			stream_mode(e, *c->streamModeSel);
 		}
@@ -1884,7 +1876,7 @@ static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l
 		SEP(e, n, l);
 		ind_aud_sdp(e, KW_REMOTE, p->remoteDescriptor, l);
 	}
-	if (p->statisticsDescriptor && need(e, MEGACO_SINCE_IndAudStreamParms_statisticsDescriptor, "Statistics audit in a stream")) {
+	if (p->statisticsDescriptor) {
 		SEP(e, n, l);
 		ind_aud_statistics(e, p->statisticsDescriptor, l);
 	}
@@ -1911,7 +1903,7 @@ static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescri
 		list_kw(e, &n, l + 1, KW_BUFFER);
 	if (d->serviceState)
 		list_kw(e, &n, l + 1, KW_SERVICE_STATES);
-	if (d->serviceStateSel && need(e, MEGACO_SINCE_IndAudTerminationStateDescriptor_serviceStateSel, "audit selection by service state")) {
+	if (d->serviceStateSel) {
 		long s = *d->serviceStateSel;
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_SERVICE_STATES);
@@ -1934,7 +1926,7 @@ static void ind_aud_signal(enc *e, const IndAudSignal_t *s, unsigned l)
 		SEP(e, n, l + 1);
 		stream_eq(e, *s->streamID);
 	}
-	if (s->signalRequestID && need(e, MEGACO_SINCE_IndAudSignal_signalRequestID, "signal request ID")) {
+	if (s->signalRequestID) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_REQUEST_ID);
 		request_id(e, *s->signalRequestID);
@@ -2130,7 +2122,7 @@ static void audit_descriptor(enc *e, const AuditDescriptor_t *d, unsigned l)
 	lb(e, l);
 	int n = 0;
 	audit_tokens(e, d->auditToken, &n, l + 1);
-	if (props && need(e, MEGACO_SINCE_AuditDescriptor_auditPropertyToken, "individual audit descriptors")) {
+	if (props) {
 		for (int i = 0; i < d->auditPropertyToken->list.count; i++) {
 			if (n++)
 				cm(e, i ? l + 1 : l); /* Erlang's break before the first one is at l */
@@ -2240,7 +2232,7 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 		SEP(e, n, l + 1);
 		time_stamp(e, p->timeStamp);
 	}
-	if (p->serviceChangeInfo && need(e, MEGACO_SINCE_ServiceChangeParm_serviceChangeInfo, "ServiceChange audit items")) {
+	if (p->serviceChangeInfo) {
 		/* serviceChangeParm carries auditItems inline, not an Audit descriptor. */
 		const AuditDescriptor_t *a = p->serviceChangeInfo;
 		if (!audit_items_writable(a)) {
@@ -2255,7 +2247,7 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 				ind_audit_parameter(e, a->auditPropertyToken->list.array[i], l + 1);
 			}
 	}
-	if (p->serviceChangeIncompleteFlag && need(e, MEGACO_SINCE_ServiceChangeParm_serviceChangeIncompleteFlag, "ServiceChangeInc"))
+	if (p->serviceChangeIncompleteFlag)
 		list_kw(e, &n, l + 1, KW_SERVICE_CHANGE_INCOMPLETE);
 	rb(e, l);
 }
@@ -2323,8 +2315,7 @@ static void amm_descriptor(enc *e, const AmmDescriptor_t *d, unsigned l)
 	case AmmDescriptor_PR_digitMapDescriptor: digit_map(e, &d->choice.digitMapDescriptor, l); break;
 	case AmmDescriptor_PR_auditDescriptor: audit_descriptor(e, &d->choice.auditDescriptor, l); break;
 	case AmmDescriptor_PR_statisticsDescriptor:
-		if (need(e, MEGACO_SINCE_AmmDescriptor_statisticsDescriptor, "Statistics in Add/Move/Modify"))
-			statistics(e, &d->choice.statisticsDescriptor, l);
+		statistics(e, &d->choice.statisticsDescriptor, l);
 		break;
 	default: fail(e, MEGACO_ERR_CONSTRAINT, "descriptor has no alternative"); break;
 	}
@@ -2465,7 +2456,7 @@ static void command(enc *e, const Command_t *c, unsigned l)
 		     !same_tid(&r->terminationID, r->terminationIDList->list.array[0])))
 			no_form(e, &asn_DEF_AuditRequest, r,
 			        "a terminationIDList of fewer than two, or not starting with terminationID,");
-		if (r->terminationIDList && need(e, MEGACO_SINCE_AuditRequest_terminationIDList, "audit of a termination ID list")) {
+		if (r->terminationIDList) {
 			tid_list(e, r->terminationIDList->list.array, r->terminationIDList->list.count, l);
 		} else {
 			TerminationID_t *one = (TerminationID_t *)&r->terminationID;
@@ -2528,8 +2519,6 @@ static void audit_reply(enc *e, int kwid, const AuditReply_t *r, unsigned l)
 		break;
 	}
 	case AuditReply_PR_auditResultTermList:
-		if (!need(e, MEGACO_SINCE_AuditReply_auditResultTermList, "audit reply for a termination ID list"))
-			break;
 		if (r->choice.auditResultTermList.terminationIDList.list.count < 2) {
 			/* One termination ID reads back as auditResult. */
 			no_form(e, &asn_DEF_AuditReply, r, "an auditResultTermList of fewer than two IDs");
@@ -2608,11 +2597,11 @@ static void topology(enc *e, const struct ContextRequest__topologyReq *t, unsign
 			return;
 		}
 		kw(e, dir[r->topologyDirection]);
-		if (r->streamID && need(e, MEGACO_SINCE_TopologyRequest_streamID, "stream in a topology triple")) {
+		if (r->streamID) {
 			cm(e, l + 1);
 			stream_eq(e, *r->streamID);
 		}
-		if (r->topologyDirectionExtension && need(e, MEGACO_SINCE_TopologyRequest_topologyDirectionExtension, "OnewayExternal/OnewayBoth")) {
+		if (r->topologyDirectionExtension) {
 			long x = *r->topologyDirectionExtension;
 			cm(e, l + 1);
 			if (x < 0 || x > 1)
@@ -2663,11 +2652,11 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 		SEP(e, *n, l);
 		topology(e, c->topologyReq, l);
 	}
-	if (c->iepscallind && need(e, MEGACO_SINCE_ContextRequest_iepscallind, "IEPSCall")) {
+	if (c->iepscallind) {
 		SEP(e, *n, l);
 		on_off(e, KW_IEPS, *c->iepscallind);
 	}
-	if (c->contextProp && c->contextProp->list.count && need(e, MEGACO_SINCE_ContextRequest_contextProp, "ContextAttr")) {
+	if (c->contextProp && c->contextProp->list.count) {
 		SEP(e, *n, l);
 		kw(e, KW_CONTEXT_ATTR);
 		lb(e, l);
@@ -2677,7 +2666,7 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 		}
 		rb(e, l);
 	}
-	if (c->contextList && c->contextList->list.count && need(e, MEGACO_SINCE_ContextRequest_contextList, "ContextList")) {
+	if (c->contextList && c->contextList->list.count) {
 		SEP(e, *n, l);
 		kw(e, KW_CONTEXT_ATTR);
 		lb(e, l);
@@ -2698,10 +2687,6 @@ static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, un
 		no_form(e, &asn_DEF_ContextAttrAuditRequest, a, "an empty contextPropAud");
 		return;
 	}
-	int v3 = a->iepscallind || (a->contextPropAud && a->contextPropAud->list.count) ||
-	         a->selectpriority || a->selectemergency || a->selectiepscallind || a->selectLogic;
-	if (v3 && !need(e, MEGACO_SINCE_ContextAttrAuditRequest_selectLogic, "ContextAudit selection, IEPS or properties"))
-		return;
 	SEP(e, *n, l);
 	kw(e, KW_CONTEXT_AUDIT);
 	lb(e, l);
@@ -2817,8 +2802,6 @@ static void segment_suffix(enc *e, const SegmentNumber_t *num_, const NULL_t *co
 			fail(e, MEGACO_ERR_CONSTRAINT, "segmentation complete without a segment number");
 		return;
 	}
-	if (!need(e, MEGACO_SINCE_TransactionReply_segmentNumber, "segment number"))
-		return;
 	ch(e, '/');
 	num_max(e, *num_, U16, "segment number");
 	if (complete) {
@@ -2899,8 +2882,6 @@ static void transaction(enc *e, const Transaction_t *t)
 	}
 	case Transaction_PR_segmentReply: {
 		const SegmentReply_t *r = &t->choice.segmentReply;
-		if (!need(e, MEGACO_SINCE_Transaction_segmentReply, "Segment reply"))
-			return;
 		kw_eq(e, KW_MESSAGE_SEGMENT);
 		num_max(e, (long long)r->transactionId, U32, "transaction ID");
 		segment_suffix(e, &r->segmentNumber, r->segmentationComplete);

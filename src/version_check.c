@@ -5,7 +5,8 @@
  * (version_table.h, generated from the v1, v2 and v3 ASN.1 modules), which
  * the schema generator put into the schema: each member's, ENUMERATED
  * value's and named bit's version, the version from which an OPTIONAL member
- * may be absent (EventsDescriptor.requestID is mandatory in v1), and each
+ * may be absent (EventsDescriptor.requestID is mandatory in v1's ASN.1 module,
+ * not in its ABNF: binary encodings only), and each
  * type's newest (the latest version of anything a value of it can hold). The
  * walk skips every value whose type's newest is not above the message's
  * version (names, octet strings, numbers, whole subtrees such as
@@ -22,6 +23,7 @@
 
 typedef struct {
 	int version;
+	int binary; /* the version's ASN.1 module's mandatory members too */
 	megaco_error *err;
 } check_ctx;
 
@@ -36,7 +38,7 @@ static int check_member(const check_ctx *c, const schema_type *t, const schema_m
 		return MEGACO_OK;
 	const void *v = schema_member_value(m, p);
 	if (!v)
-		return m->opt_since > c->version
+		return m->opt_since > c->version && c->binary
 		               ? set_error(c->err, MEGACO_ERR_VERSION_MISMATCH, 0,
 		                           "%s.%s is missing: it is mandatory in version %d", t->name,
 		                           m->name, c->version)
@@ -99,11 +101,11 @@ static int check(const check_ctx *c, unsigned ti, const void *p)
 	return MEGACO_OK;
 }
 
-int version_check_model(const struct MegacoMessage *m, int version, megaco_error *err)
+int version_check_model(const struct MegacoMessage *m, int version, int binary, megaco_error *err)
 {
-	if (version < 1 || version > 3)
-		return set_error(err, MEGACO_ERR_VERSION, 0,
-		                 "protocol version %d: only 1, 2 and 3 are supported", version);
-	check_ctx c = { version, err };
-	return version < schema_types[SCHEMA_ROOT].newest ? check(&c, SCHEMA_ROOT, m) : MEGACO_OK;
+	int rc = check_version(version, 0, err);
+	check_ctx c = { version, binary, err };
+	if (rc == MEGACO_OK && version < schema_types[SCHEMA_ROOT].newest)
+		rc = check(&c, SCHEMA_ROOT, m);
+	return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * Protocol-version gate for encoding: the model is the H.248.1 v3 module, so
- * it can hold elements a v1 or v2 message must not carry. The BER and PER
- * encoders call this before writing anything.
+ * it can hold elements a v1 or v2 message must not carry. Every encoder's
+ * caller (codec.c) runs this before writing anything.
  */
 #ifndef MEGACO_VERSION_CHECK_H
 #define MEGACO_VERSION_CHECK_H
@@ -12,10 +12,12 @@ struct MegacoMessage;
 
 /*
  * Checks that m uses only elements that exist in protocol version `version`
- * (normally m's own Message.version). Returns MEGACO_OK;
+ * (normally m's own Message.version) and, when binary, has every member that
+ * version's ASN.1 module makes mandatory (v1: EventsDescriptor.requestID;
+ * text follows the version's ABNF there, which does not). Returns MEGACO_OK;
  * MEGACO_ERR_VERSION_MISMATCH naming the first offending element (as
  * "Type.member") in err; or MEGACO_ERR_VERSION for a version outside 1..3.
  */
-int version_check_model(const struct MegacoMessage *m, int version, megaco_error *err);
+int version_check_model(const struct MegacoMessage *m, int version, int binary, megaco_error *err);
 
 #endif
