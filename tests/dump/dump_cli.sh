@@ -190,6 +190,15 @@ grep -q "^frames $nfiles, messages $nfiles, decoded $nfiles, decode failures 0$"
 for enc in pretty compact ber; do
   grep -q "^by encoding:.* $enc $(grep -c " $enc v" ref.sum)\b" stats.out || fail "--stats: $enc count"
 done
+# unaligned and aligned PER are counted each as itself
+"$mkpcap" -o per.pcap "$corpus"/per/* "$corpus"/aper/*
+"$dump" per.pcap > per.sum
+"$dump" --stats per.pcap > per.stats
+for enc in per aper; do
+  n=$(grep -c " $enc v" per.sum || true)
+  [[ $n -gt 0 ]] || fail "per.pcap: no $enc message in the summary"
+  grep -q "^by encoding:.* $enc $n\b" per.stats || fail "--stats: $enc count (want $n): $(grep '^by encoding' per.stats)"
+done
 for cmd in Add Modify Notify ServiceChange; do
   n=$(grep -o " $cmd(" ref.sum | wc -l)
   awk -v c="$cmd" -v n="$n" '$1 == c && $2 + $3 == n { ok = 1 } END { exit !ok }' stats.out ||

@@ -40,7 +40,8 @@ static void usage(FILE *to)
 	        "                        the reading thread)\n"
 	        "Filters (each may repeat: any value matches; different filters all apply):\n"
 	        "  --tid N  --ctx N|$|*|-  --term PATTERN (* wildcard)  --command NAME\n"
-	        "  --mid PATTERN  --encoding pretty|compact|text|ber|per  --msg-version N  --errors\n"
+	        "  --mid PATTERN  --encoding pretty|compact|text|ber|per|aper\n"
+	        "  --msg-version N  --errors\n"
 	        "  --help, --version\n"
 	        "Exit status: 0; 1 when a message did not decode or the input was cut short;\n"
 	        "2 on a usage or I/O error.\n");

@@ -29,7 +29,7 @@ typedef struct open_tx {
 } open_tx;
 
 struct stats {
-	uint64_t by_enc[5];
+	uint64_t by_enc[MEGACO_ENC_APER + 1]; /* by megaco_encoding; [0] unused */
 	uint64_t by_version[100];
 	uint64_t tx[TX_KINDS];
 	uint64_t commands[2][COMMANDS];
@@ -219,7 +219,7 @@ static int stats_visit(const fact *f, void *user)
 void stats_count(stats *s, const dump_origin *o, megaco_encoding enc, long version, const fact *f,
                  size_t n)
 {
-	s->by_enc[enc <= MEGACO_ENC_PER ? enc : 0]++;
+	s->by_enc[enc <= MEGACO_ENC_APER ? enc : 0]++;
 	if (version >= 0 && version < 100)
 		s->by_version[version]++;
 	s->o = o;
@@ -278,7 +278,7 @@ void stats_report(stats *s, dump_ctx *ctx, FILE *to)
 	if (filter_active(&app->filt))
 		fprintf(to, "matching the filters: %llu\n", (unsigned long long)app->matched);
 	fprintf(to, "by encoding:");
-	for (int e = MEGACO_ENC_PRETTY; e <= MEGACO_ENC_PER; e++)
+	for (int e = MEGACO_ENC_PRETTY; e <= MEGACO_ENC_APER; e++)
 		if (s->by_enc[e])
 			fprintf(to, " %s %llu", megaco_encoding_name((megaco_encoding)e),
 			        (unsigned long long)s->by_enc[e]);
