@@ -84,11 +84,8 @@ void json_message(dump_ctx *ctx, strbuf *b, const dump_origin *o, const megaco_m
 /* stats.c */
 stats *stats_new(void);
 /* The facts --stats counts (a decoding thread keeps these for stats_count). */
-static inline int stats_wants(const fact *f)
-{
-	return f->kind == FACT_TRANSACTION || f->kind == FACT_COMMAND || f->kind == FACT_ERROR;
-}
-/* One decoded message: its encoding, version and the facts stats_wants. */
+#define STATS_FACTS (FACT_BIT(FACT_TRANSACTION) | FACT_BIT(FACT_COMMAND) | FACT_BIT(FACT_ERROR))
+/* One decoded message: its encoding, version and its STATS_FACTS. */
 void stats_count(stats *s, const dump_origin *o, megaco_encoding enc, long version, const fact *f,
                  size_t n);
 void stats_failure(stats *s, int code);

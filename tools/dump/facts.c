@@ -33,11 +33,14 @@ int command_from_name(const char *s)
 typedef struct walker {
 	fact_visitor visit;
 	void *user;
+	unsigned kinds;
 	fact f;
 } walker;
 
 static int emit(walker *w, fact_kind k)
 {
+	if (!(w->kinds & FACT_BIT(k)))
+		return 0;
 	w->f.kind = k;
 	return w->visit(&w->f, w->user);
 }
@@ -58,6 +61,8 @@ static int term(walker *w, const TerminationID_t *t)
 
 static int term_list(walker *w, const TerminationIDList_t *l)
 {
+	if (!(w->kinds & FACT_BIT(FACT_TERMINATION)))
+		return 0;
 	for (int i = 0; l && i < l->list.count; i++) {
 		int rc = term(w, l->list.array[i]);
 		if (rc)
@@ -68,6 +73,8 @@ static int term_list(walker *w, const TerminationIDList_t *l)
 
 static int term_audit(walker *w, const TerminationAudit_t *a)
 {
+	if (!(w->kinds & FACT_BIT(FACT_ERROR)))
+		return 0;
 	for (int i = 0; a && i < a->list.count; i++) {
 		const AuditReturnParameter_t *p = a->list.array[i];
 		if (p->present == AuditReturnParameter_PR_errorDescriptor) {
@@ -234,11 +241,11 @@ static int transaction(walker *w, const Transaction_t *t)
 	}
 }
 
-int facts_walk(const MegacoMessage_t *m, fact_visitor visit, void *user)
+int facts_walk(const MegacoMessage_t *m, unsigned kinds, fact_visitor visit, void *user)
 {
 	walker w;
 	memset(&w, 0, sizeof w);
-	w.visit = visit, w.user = user;
+	w.visit = visit, w.user = user, w.kinds = kinds;
 	const Message_t *msg = &m->mess;
 	if (msg->messageBody.present == Message__messageBody_PR_messageError)
 		return error_desc(&w, &msg->messageBody.choice.messageError);

@@ -45,9 +45,15 @@ enum {
 extern const char *const command_names[COMMANDS];
 extern const char *const tx_kind_names[TX_KINDS];
 
-/* Calls visit for each fact; a non-zero return stops the walk and is returned. */
+/* Calls visit for each fact whose kind is in `kinds` (FACT_BIT()s, FACTS_ALL);
+ * a non-zero return stops the walk and is returned. Parts of the message
+ * that hold only kinds not asked for (a command's termination IDs, say) are
+ * not walked. */
 typedef int (*fact_visitor)(const fact *f, void *user);
-int facts_walk(const struct MegacoMessage *m, fact_visitor visit, void *user);
+#define FACT_BIT(k) (1u << (k))
+#define FACTS_ALL (FACT_BIT(FACT_TRANSACTION) | FACT_BIT(FACT_CONTEXT) | FACT_BIT(FACT_COMMAND) | \
+                   FACT_BIT(FACT_TERMINATION) | FACT_BIT(FACT_ERROR))
+int facts_walk(const struct MegacoMessage *m, unsigned kinds, fact_visitor visit, void *user);
 
 /* Text forms. Each writes a NUL-terminated string of at most cap bytes
  * (truncated when longer) and returns its length. */

@@ -193,6 +193,10 @@ int filter_match(const filter *f, const megaco_message *m, megaco_encoding enc,
 	         (f->ncommand ? HIT_COMMAND : 0) | (f->errors ? HIT_ERROR : 0);
 	if (!s.want)
 		return 1;
-	facts_walk(mm, visit, &s);
+	facts_walk(mm,
+	           (f->ntid ? FACT_BIT(FACT_TRANSACTION) : 0) | (f->nctx ? FACT_BIT(FACT_CONTEXT) : 0) |
+	               (f->nterm ? FACT_BIT(FACT_TERMINATION) : 0) |
+	               (f->ncommand ? FACT_BIT(FACT_COMMAND) : 0) | (f->errors ? FACT_BIT(FACT_ERROR) : 0),
+	           visit, &s);
 	return (s.hit & s.want) == s.want;
 }

@@ -161,8 +161,6 @@ static void emit(dump_app *app, const char *p, size_t n)
 static int collect_fact(const fact *f, void *user)
 {
 	fact_buf *fb = user;
-	if (!stats_wants(f))
-		return 0;
 	if (fb->len == fb->cap) {
 		size_t cap = fb->cap ? fb->cap * 2 : 256;
 		fact *p = realloc(fb->p, cap * sizeof *p);
@@ -231,7 +229,7 @@ static void render_one(dump_ctx *ctx, rendered *rb, const dump_origin *o, const 
 	const MegacoMessage_t *mm = megaco_message_model_const(m);
 	r->version = mm->mess.version;
 	if (app->st)
-		facts_walk(mm, collect_fact, &rb->facts);
+		facts_walk(mm, STATS_FACTS, collect_fact, &rb->facts);
 	if (app->log)
 		r->log_failed = msglog_encode(msglog_format(app->log), &app->opts, m, &rb->log, &rb->log);
 	switch (app->output) {

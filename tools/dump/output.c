@@ -141,7 +141,7 @@ void output_summary(dump_app *app, strbuf *b, const megaco_message *m, megaco_en
 	if (mm->mess.messageBody.present == Message__messageBody_PR_messageError)
 		sb_put(b, " message-error", 14);
 	summary_state s = { app, b, megaco_message_name_form(m), 0, 0, 0 };
-	facts_walk(mm, summary_visit, &s);
+	facts_walk(mm, FACTS_ALL, summary_visit, &s);
 	close_terms(&s);
 }
 
