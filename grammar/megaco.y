@@ -1628,8 +1628,8 @@ sc_parm
 	| KW_MGC_ID EQUAL MID       { ITEM($$, TI_SC_MGCID, NULL, 0, $1.off); $$->tok = $3; }
 	| KW_PROFILE EQUAL SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, $1.off); $$->tok = $3; }
 	| KW_PROFILE EQ_SAFE     { ITEM($$, TI_SC_PROFILE, NULL, 0, $1.off); $$->tok = $2; }
-	| KW_VERSION EQUAL SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, $1.off); CK(tb_uint(px, &$3, 99, &$$->n)); }
-	| KW_VERSION EQ_SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, $1.off); CK(tb_uint(px, &$2, 99, &$$->n)); }
+	| KW_VERSION EQUAL SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, $1.off); CK(tb_version_num(px, &$3, &$$->n)); }
+	| KW_VERSION EQ_SAFE     { ITEM($$, TI_SC_VERSION, NULL, 0, $1.off); CK(tb_version_num(px, &$2, &$$->n)); }
 	| SAFE parm_value           { ITEM($$, TI_SC_EXTENSION, $2, 0, $1.off); CK(tb_prop_name(px, $2, &$1)); }
 	| SAFE                      { ITEM($$, TI_SC_TIMESTAMP, NULL, 0, $1.off); $$->tok = $1; }
 	| KW_SERVICE_CHANGE_INCOMPLETE { ITEM($$, TI_SC_INCOMPLETE, NULL, 0, $1.off); }

@@ -487,6 +487,13 @@ int tb_uint(text_parse *px, const text_tok *t, unsigned long max, long *out)
 	return 0;
 }
 
+int tb_version_num(text_parse *px, const text_tok *t, long *out)
+{
+	if (t->len > 2)
+		return syntax(px, t, "a Version of one or two digits");
+	return tb_uint(px, t, 99, out);
+}
+
 int tb_request_id(text_parse *px, const text_tok *t, long *out)
 {
 	if (t->len == 1 && TXT(px, t)[0] == '*') {

@@ -155,6 +155,8 @@ int tb_version_gate(text_parse *px, size_t off, int since, const char *what);
 
 /* Builders; NULL or nonzero means failure with px->err set. */
 int tb_uint(text_parse *px, const text_tok *t, unsigned long max, long *out);
+/* Version = 1*2(DIGIT) (serviceChangeVersion). */
+int tb_version_num(text_parse *px, const text_tok *t, long *out);
 int tb_on_off(text_parse *px, const text_tok *t, long *out);
 int tb_buffer_off(text_parse *px, const text_tok *t);
 int tb_request_id(text_parse *px, const text_tok *t, long *out);
