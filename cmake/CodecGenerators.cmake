@@ -3,7 +3,7 @@
 # in native and cross builds alike, so a cross build compiles exactly the
 # code a native one does and never runs a target program. Its megaco-gen
 # writes the const schema tables (src/schema.h), the DER writer's, the PER
-# reader's and writer's and the BER reader's per-type functions into
+# reader's and writer's, the BER reader's and the version gate's per-type functions into
 # BUILD/gen, and checks every offsetof()/sizeof() they contain against asn1c's descriptors (tools/gen/schema_check.c).
 # Nothing generated is committed. Included after megaco_core is defined.
 include(ExternalProject)
@@ -12,7 +12,8 @@ set(MEGACO_HOST_C_COMPILER cc CACHE STRING
 set(MEGACO_GEN_DIR ${CMAKE_CURRENT_BINARY_DIR}/gen)
 set(MEGACO_GEN_OUTPUTS ${MEGACO_GEN_DIR}/megaco_schema.c ${MEGACO_GEN_DIR}/megaco_schema.h
   ${MEGACO_GEN_DIR}/megaco_der.inc ${MEGACO_GEN_DIR}/megaco_per_read.inc
-  ${MEGACO_GEN_DIR}/megaco_per_write.inc ${MEGACO_GEN_DIR}/megaco_ber.inc)
+  ${MEGACO_GEN_DIR}/megaco_per_write.inc ${MEGACO_GEN_DIR}/megaco_ber.inc
+  ${MEGACO_GEN_DIR}/megaco_version.inc)
 ExternalProject_Add(megaco_host_gen
   SOURCE_DIR ${CMAKE_CURRENT_SOURCE_DIR}/tools/gen
   BINARY_DIR ${CMAKE_CURRENT_BINARY_DIR}/host-gen

@@ -8,6 +8,7 @@
  *   megaco_per_write.inc          the PER writer's per-type functions
  *   megaco_per_read.inc           the PER reader's per-type functions
  *   megaco_ber.inc                the BER reader's per-type functions
+ *   megaco_version.inc            the version gate's per-type functions
  * A file whose contents would not change is left alone, so that an
  * unchanged schema rebuilds nothing.
  *
@@ -69,7 +70,8 @@ int main(int argc, char **argv)
 	    write_file(argv[1], "megaco_der.inc", emit_der_writers) ||
 	    write_file(argv[1], "megaco_per_read.inc", emit_per_readers) ||
 	    write_file(argv[1], "megaco_per_write.inc", emit_per_writers) ||
-	    write_file(argv[1], "megaco_ber.inc", emit_ber_readers))
+	    write_file(argv[1], "megaco_ber.inc", emit_ber_readers) ||
+	    write_file(argv[1], "megaco_version.inc", emit_version_checks))
 		return 1;
 	printf("megaco-gen: %d types, %d members, %d PER constraints\n", schema.ntypes,
 	       schema.nmembers, schema.npers);

@@ -16,5 +16,6 @@ int emit_der_writers(const gen_schema *s, FILE *f);
 int emit_per_readers(const gen_schema *s, FILE *f);
 int emit_per_writers(const gen_schema *s, FILE *f);
 int emit_ber_readers(const gen_schema *s, FILE *f);
+int emit_version_checks(const gen_schema *s, FILE *f);
 
 #endif
