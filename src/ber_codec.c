@@ -106,5 +106,6 @@ int ber_encode_message(const megaco_message *msg, const megaco_options *o, unsig
 	 * in canonical DER, for ~1/40 of the instructions.
 	 */
 	const megaco_allocator *al = o && o->allocator ? o->allocator : &megaco_default_allocator;
-	return der_write(SCHEMA_ROOT, msg->model, DER_WRITE_CHECK, al, buf, cap, out_len, err);
+	return der_write(SCHEMA_ROOT, msg->model, DER_WRITE_CHECK, o->max_depth, al, buf, cap, out_len,
+	                 err);
 }

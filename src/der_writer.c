@@ -46,7 +46,8 @@
  */
 #define DER_STACK_BUDGET ((uintptr_t)128 << 10)
 
-enum { W_OK = 0, W_SPACE = -1, W_CONSTRAINT = -2, W_ENCODE = -3, W_NOMEM = -4, W_DEEP = -5 };
+enum { W_OK = 0, W_SPACE = -1, W_CONSTRAINT = -2, W_ENCODE = -3, W_NOMEM = -4, W_DEEP = -5,
+       W_LEVELS = -6 };
 
 /* What the leaf writers check (tools/gen/der_emit.c passes these). */
 enum { CK_NONE, CK_RANGE, CK_URANGE, CK_IA5, CK_CHARS };
@@ -55,6 +56,7 @@ typedef struct writer {
 	unsigned char *lo;     /* lowest byte we may write */
 	unsigned check;        /* DER_WRITE_CHECK */
 	uintptr_t stack_floor; /* recursion stops when the stack reaches down to here */
+	int recursive;         /* a value of a recursive type was written */
 	int error;             /* W_* once a writer returned NULL */
 	/* what failed, for the error message */
 	const schema_member *fail_member;
@@ -204,11 +206,13 @@ static inline unsigned char *put_bytes(writer *w, unsigned char *p, const void *
 /*
  * Bound the recursion of recursive types by the stack it takes, as asn1c's
  * decoders do: a compare, where a depth count costs a load and store on
- * the way in and out.
+ * the way in and out. Only a value with a recursive type in it can nest
+ * deeper than DER_PLAIN_LEVELS, so that is noted for levels_ok().
  */
 static inline int too_deep(writer *w, int type)
 {
 	char probe;
+	w->recursive = 1;
 	if (UNLIKELY((uintptr_t)&probe < w->stack_floor)) {
 		stop_type(w, W_DEEP, type, "nested too deeply");
 		return 1;
@@ -351,6 +355,22 @@ w_octets(writer *w, unsigned char *p, const char *at, const schema_member *m, un
 	return put_tags(w, p, end, m, 0);
 }
 
+/* The leaf writers out of line, for the roots (one call each per encoding). */
+static NOINLINE unsigned char *w_int_any(writer *w, unsigned char *p, const char *at,
+                                         const schema_member *m, unsigned char id, unsigned ck,
+                                         int uns, long long lo, long long hi)
+{
+	return w_int(w, p, at, m, id, ck, uns, lo, hi);
+}
+
+static NOINLINE unsigned char *w_octets_any(writer *w, unsigned char *p, const char *at,
+                                            const schema_member *m, unsigned char id, unsigned ck,
+                                            int ia5, long long lo, long long hi, long long clo,
+                                            long long chi)
+{
+	return w_octets(w, p, at, m, id, ck, ia5, lo, hi, clo, chi);
+}
+
 /*
  * BIT STRING: the unused-bits octet, then the bits with the unused ones
  * cleared. With named bits, DER drops the trailing zero bits (X.690
@@ -412,6 +432,73 @@ static NOINLINE unsigned char *w_oid(writer *w, unsigned char *p, const char *at
 
 #include "megaco_der.inc"
 
+/* ---- the depth bound ---------------------------------------------------------------------- */
+
+/* Constructed headers (levels, to a BER reader) that a value of member m takes: see put_tags(). */
+static unsigned levels(const schema_member *m)
+{
+	const schema_type *t = &schema_types[m->type];
+	unsigned n = t->tag_count - (m->tag_mode == -1 && t->tag_count ? 1u : 0u) + (m->tag_mode != 0);
+	return t->kind <= SK_SET_OF /* the constructed kinds */ || !n ? n : n - 1;
+}
+
+/*
+ * Whether a TLV inside the value v of type t, whose own headers end at
+ * level d, lies deeper than level max: what a BER reader refuses under
+ * max_depth = max. Recurses at most max levels deep.
+ */
+static NOINLINE int deeper(unsigned t, const char *v, unsigned d, unsigned max)
+{
+	const schema_type *ty = &schema_types[t];
+	unsigned first = ty->first, end = first + ty->count;
+	if (ty->kind == SK_SEQUENCE_OF || ty->kind == SK_SET_OF) {
+		const asn_anonymous_set_ *l = _A_CSET_FROM_VOID(v);
+		const schema_member *m = &schema_members[first];
+		unsigned at = d + levels(m);
+		for (int i = 0; i < l->count; i++)
+			if (l->array[i] && (at > max || deeper(m->type, l->array[i], at, max)))
+				return 1;
+		return 0;
+	}
+	if (ty->kind == SK_CHOICE) {
+		int k = schema_present_get(v + ty->pres_offset, ty->pres_size);
+		if (k <= 0 || k > ty->count)
+			return 0;
+		first += (unsigned)k - 1, end = first + 1;
+	} else if (ty->kind != SK_SEQUENCE) {
+		return 0;
+	}
+	for (unsigned k = first; k < end; k++) {
+		const schema_member *m = &schema_members[k];
+		const char *p = schema_member_value(m, v);
+		if (p && (d + levels(m) > max || deeper(m->type, p, d + levels(m), max)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The written value's levels against max_depth, as the BER reader counts
+ * them (src/ber_reader.c: each constructed header opens one; more than
+ * max_depth open is refused). Walked only when the value could be deeper:
+ * without recursive types no value spans more than DER_PLAIN_LEVELS.
+ */
+static COLD int levels_walk(writer *w, unsigned type, const char *v, unsigned max_depth)
+{
+	unsigned d = levels(&root_members[type]);
+	if (d <= max_depth && !deeper(type, v, d, max_depth))
+		return 1;
+	stop_type(w, W_LEVELS, (int)type, "nested deeper than max_depth");
+	return 0;
+}
+
+static inline int levels_ok(writer *w, unsigned type, const char *v, unsigned max_depth)
+{
+	if (LIKELY(!w->recursive && DER_PLAIN_LEVELS <= max_depth))
+		return 1;
+	return levels_walk(w, type, v, max_depth);
+}
+
 /* ---- entry point ------------------------------------------------------------------------ */
 
 /* The type whose member m is; -1 for a root. */
@@ -428,7 +515,7 @@ static int parent_of(const schema_member *m)
 	return -1;
 }
 
-static int report(const writer *w, megaco_error *err)
+static int report(const writer *w, unsigned max_depth, megaco_error *err)
 {
 	const schema_member *m = w->fail_member;
 	int parent = m ? parent_of(m) : -1;
@@ -444,6 +531,10 @@ static int report(const writer *w, megaco_error *err)
 		return set_error(err, MEGACO_ERR_TOO_DEEP, 0,
 		                 "%s%s%s: model nested too deeply (over %u KiB of stack)", name, dot,
 		                 member, (unsigned)(DER_STACK_BUDGET >> 10));
+	case W_LEVELS:
+		return set_error(err, MEGACO_ERR_TOO_DEEP, 0,
+		                 "%s: nesting deeper than %u levels, which a reader under the same "
+		                 "options refuses", name, max_depth);
 	case W_CONSTRAINT:
 		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s%s%s: %s", name, dot, member,
 		                 w->fail_why);
@@ -454,61 +545,66 @@ static int report(const writer *w, megaco_error *err)
 }
 
 /* Encodes into buf[0..cap) back to front; *len is the size when it returns W_OK. */
-static int run(writer *w, unsigned type, const void *ptr, unsigned flags, unsigned char *buf,
-               size_t cap, size_t *len)
+static int run(writer *w, unsigned type, const void *ptr, unsigned flags, unsigned max_depth,
+               unsigned char *buf, size_t cap, size_t *len)
 {
 	char top;
 	uintptr_t here = (uintptr_t)&top;
 	*w = (writer){ .lo = buf, .check = flags & DER_WRITE_CHECK,
 		           .stack_floor = here > DER_STACK_BUDGET ? here - DER_STACK_BUDGET : 0 };
-	unsigned char *p = root_writers[type](w, buf + cap, ptr);
+	unsigned char *p = write_root(w, buf + cap, type, ptr);
 	if (!p)
 		return w->error;
+	if (!levels_ok(w, type, ptr, max_depth))
+		return W_LEVELS;
 	*len = (size_t)(buf + cap - p);
 	return W_OK;
 }
 
 /* Encodes into cap bytes of scratch only to learn the size. */
 static int measure(writer *w, unsigned type, const void *ptr, unsigned flags,
-                   const megaco_allocator *al, size_t cap, size_t *len)
+                   unsigned max_depth, const megaco_allocator *al, size_t cap, size_t *len)
 {
 	unsigned char *s = al->alloc(al->user_data, cap);
 	if (!s) {
 		w->error = W_NOMEM;
 		return W_NOMEM;
 	}
-	int rc = run(w, type, ptr, flags, s, cap, len);
+	int rc = run(w, type, ptr, flags, max_depth, s, cap, len);
 	al->free(al->user_data, s);
 	return rc;
 }
 
-int der_write(unsigned type, const void *ptr, unsigned flags, const megaco_allocator *al,
-              unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
+int der_write(unsigned type, const void *ptr, unsigned flags, unsigned max_depth,
+              const megaco_allocator *al, unsigned char *buf, size_t cap, size_t *out_len,
+              megaco_error *err)
 {
 	writer w;
 	size_t len = 0;
 	int rc;
 	if (type >= SCHEMA_NTYPES)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "no such schema type");
+	if (max_depth > MEGACO_DEPTH_CEILING)
+		max_depth = MEGACO_DEPTH_CEILING;
 	if (cap) {
-		rc = run(&w, type, ptr, flags, buf, cap, &len);
+		rc = run(&w, type, ptr, flags, max_depth, buf, cap, &len);
 		if (rc == W_OK) {
 			memmove(buf, buf + cap - len, len);
 			*out_len = len;
 			return MEGACO_OK;
 		}
 		if (rc != W_SPACE)
-			return report(&w, err);
+			return report(&w, max_depth, err);
 	}
 	/* Too small: learn the exact size in scratch space grown geometrically. */
 	size_t scap = cap < 2048 ? 4096 : cap * 2;
-	while ((rc = measure(&w, type, ptr, flags, al, scap, &len)) == W_SPACE) {
+	while ((rc = measure(&w, type, ptr, flags, max_depth, al, scap, &len)) == W_SPACE) {
 		if (scap > SIZE_MAX / 4)
 			return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
 		scap *= 2;
 	}
 	if (rc != W_OK)
-		return report(&w, err);
+		return report(&w, max_depth, err);
 	*out_len = len;
 	return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, 0, "BER needs %zu bytes, buffer has %zu",
 	                 len, cap);

@@ -23,6 +23,8 @@ enum {
 /*
  * Encodes the value ptr of schema type `type` (SCHEMA_T_*, SCHEMA_ROOT in
  * megaco_schema.h) as DER into buf[0..cap); buf may be NULL when cap is 0.
+ * Refuses what the BER reader refuses under the same max_depth (more than
+ * max_depth constructed values nested, the outermost counted).
  * On success *out_len is the encoding's size, which starts at buf[0]. Too
  * small a buffer gives MEGACO_ERR_BUFFER_TOO_SMALL with *out_len set to the
  * size needed (buf's contents are then unspecified). No allocation unless
@@ -31,12 +33,13 @@ enum {
  *
  * Returns MEGACO_OK; MEGACO_ERR_BUFFER_TOO_SMALL, MEGACO_ERR_CONSTRAINT (a
  * violated constraint or a model that cannot be encoded: missing mandatory
- * member, no CHOICE alternative), MEGACO_ERR_TOO_DEEP (a model nested so
- * deep its recursion would pass 128 KiB of stack, over a thousand levels;
- * only recursive types can), MEGACO_ERR_INVALID_ARGUMENT (no such type) or
+ * member, no CHOICE alternative), MEGACO_ERR_TOO_DEEP (nested deeper
+ * than max_depth, or so deep its recursion would pass 128 KiB of stack),
+ * MEGACO_ERR_INVALID_ARGUMENT (no such type) or
  * MEGACO_ERR_NOMEM, each with err filled.
  */
-int der_write(unsigned type, const void *ptr, unsigned flags, const megaco_allocator *al,
-              unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err);
+int der_write(unsigned type, const void *ptr, unsigned flags, unsigned max_depth,
+              const megaco_allocator *al, unsigned char *buf, size_t cap, size_t *out_len,
+              megaco_error *err);
 
 #endif

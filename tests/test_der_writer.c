@@ -74,12 +74,13 @@ static unsigned char *ours(unsigned type, const void *ptr, unsigned flags, size_
 {
 	size_t need = 0;
 	megaco_error err;
-	assert_int_equal(der_write(type, ptr, flags, HEAP, NULL, 0, &need, &err), MEGACO_ERR_BUFFER_TOO_SMALL);
+	assert_int_equal(der_write(type, ptr, flags, MEGACO_DEPTH_CEILING, HEAP, NULL, 0, &need, &err),
+	                 MEGACO_ERR_BUFFER_TOO_SMALL);
 	assert_int_equal(err.code, MEGACO_ERR_BUFFER_TOO_SMALL);
 	unsigned char *buf = malloc(need ? need : 1);
 	assert_non_null(buf);
 	size_t got = 0;
-	int rc = der_write(type, ptr, flags, HEAP, buf, need, &got, &err);
+	int rc = der_write(type, ptr, flags, MEGACO_DEPTH_CEILING, HEAP, buf, need, &got, &err);
 	if (rc != MEGACO_OK)
 		fail_msg("der_write %u: %s", type, err.message);
 	assert_int_equal(got, need);
@@ -371,7 +372,7 @@ static void test_deep_nesting(void **state)
 	megaco_error err;
 	unsigned char buf[64];
 	assert_int_equal(der_write(SCHEMA_T_RegulatedEmbeddedDescriptor, &l[0].red, DER_WRITE_CHECK,
-	                           HEAP, buf, sizeof buf, &need, &err),
+	                           MEGACO_DEPTH_CEILING, HEAP, buf, sizeof buf, &need, &err),
 	                 MEGACO_ERR_TOO_DEEP);
 	assert_int_equal(err.code, MEGACO_ERR_TOO_DEEP);
 	free(l);
@@ -571,7 +572,8 @@ static void test_unsigned_range(void **state)
 	unsigned char out[16];
 	size_t got;
 	assert_int_equal(
-	    der_write(SCHEMA_T_TransactionId, &v, DER_WRITE_CHECK, HEAP, out, sizeof out, &got, NULL),
+	    der_write(SCHEMA_T_TransactionId, &v, DER_WRITE_CHECK, MEGACO_DEPTH_CEILING, HEAP, out,
+	              sizeof out, &got, NULL),
 	    MEGACO_OK);
 	if (LONG_MAX <= 0xffffffffL) {
 		print_message("a 32-bit long has no unsigned value out of 0..4294967295 to refuse\n");
@@ -580,13 +582,102 @@ static void test_unsigned_range(void **state)
 	v = -1;
 	megaco_error err;
 	assert_int_equal(
-	    der_write(SCHEMA_T_TransactionId, &v, DER_WRITE_CHECK, HEAP, out, sizeof out, &got, &err),
+	    der_write(SCHEMA_T_TransactionId, &v, DER_WRITE_CHECK, MEGACO_DEPTH_CEILING, HEAP, out,
+	              sizeof out, &got, &err),
 	    MEGACO_ERR_CONSTRAINT);
 	assert_non_null(strstr(err.message, "TransactionId"));
 	/* Without the check it is written as the unsigned long it holds. */
-	assert_int_equal(der_write(SCHEMA_T_TransactionId, &v, 0, HEAP, out, sizeof out, &got, NULL), MEGACO_OK);
+	assert_int_equal(der_write(SCHEMA_T_TransactionId, &v, 0, MEGACO_DEPTH_CEILING, HEAP, out,
+	                           sizeof out, &got, NULL),
+	                 MEGACO_OK);
 	assert_int_equal(got, 2 + 1 + sizeof(long));
 	assert_int_equal(out[2], 0);
+}
+
+/* ---- max_depth ------------------------------------------------------------------------------ */
+
+/* Whether what megaco_encode writes under max_depth d decodes under it, and the reverse. */
+static unsigned depth_agrees(const char *name, const megaco_message *m, unsigned lo, unsigned hi)
+{
+	unsigned refused = 0;
+	for (unsigned d = lo; d <= hi; d++) {
+		megaco_options o;
+		megaco_options_init(&o);
+		o.max_depth = d;
+		void *out = NULL;
+		size_t len = 0;
+		int erc = megaco_encode_alloc(m, MEGACO_ENC_BER, &o, &out, &len, NULL);
+		if (erc == MEGACO_OK) {
+			megaco_message *back = NULL;
+			megaco_error err;
+			int drc = megaco_decode(MEGACO_ENC_BER, out, len, &o, &back, &err);
+			if (drc != MEGACO_OK)
+				fail_msg("%s, max_depth %u: written, but its decode says %s", name, d,
+				         err.message);
+			megaco_message_free(back);
+			megaco_buffer_free(out, &o);
+			continue;
+		}
+		if (erc != MEGACO_ERR_TOO_DEEP)
+			fail_msg("%s, max_depth %u: encode %s", name, d, megaco_strerror(erc));
+		/* Refused: written under the ceiling, the reader refuses it under d. */
+		megaco_options ceiling;
+		megaco_options_init(&ceiling);
+		ceiling.max_depth = 0;
+		assert_int_equal(megaco_encode_alloc(m, MEGACO_ENC_BER, &ceiling, &out, &len, NULL),
+		                 MEGACO_OK);
+		megaco_message *back = NULL;
+		int drc = megaco_decode(MEGACO_ENC_BER, out, len, &o, &back, NULL);
+		if (drc != MEGACO_ERR_TOO_DEEP)
+			fail_msg("%s, max_depth %u: refused, but the reader says %s", name, d,
+			         megaco_strerror(drc));
+		megaco_buffer_free(out, NULL);
+		refused++;
+	}
+	return refused;
+}
+
+/*
+ * The writer refuses under max_depth exactly what the BER reader refuses
+ * under it: every corpus message at max_depth 1..40, and embedded events
+ * (the recursive types) nested 1 to 30 deep around the default limit.
+ */
+static void test_depth_agrees(void **state)
+{
+	(void)state;
+	unsigned refused = 0, passed = 0;
+	for (size_t i = 0; i < C->count; i++) {
+		corpus_entry *e = &C->entries[i];
+		if (!e->path[MEGACO_ENC_BER - 1] || !e->valid)
+			continue;
+		unsigned char *ber;
+		size_t len;
+		megaco_message *m = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &len);
+		unsigned r = depth_agrees(e->name, m, 1, 40);
+		refused += r, passed += 40 - r;
+		megaco_message_free(m);
+		free(ber);
+	}
+	for (int levels = 1; levels <= 30; levels += 7) {
+		char text[2048];
+		int k = sprintf(text, "MEGACO/3 [1.2.3.4]\nT=1{C=1{MF=11111111/00000000/00000000{E=1{al/on");
+		for (int i = 0; i < levels; i++)
+			k += sprintf(text + k, "{NBRN{EM{E=%d{al/of", i + 2);
+		for (int i = 0; i < levels; i++)
+			k += sprintf(text + k, "}}}}");
+		strcpy(text + k, "}}}}");
+		megaco_options o;
+		megaco_options_init(&o);
+		o.max_depth = 0; /* the ceiling */
+		megaco_message *m = NULL;
+		assert_int_equal(megaco_decode(MEGACO_ENC_AUTO, text, strlen(text), &o, &m, NULL), MEGACO_OK);
+		unsigned r = depth_agrees("embedded events", m, 1, 200);
+		refused += r, passed += 200 - r;
+		megaco_message_free(m);
+	}
+	print_message("max_depth: %u encodings refused, %u written and read back\n", refused, passed);
+	assert_true(refused > 0);
+	assert_true(passed > 0);
 }
 
 int main(int argc, char **argv)
@@ -600,6 +691,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_long_lengths),
 		cmocka_unit_test(test_empty_sequence_of),
 		cmocka_unit_test(test_deep_nesting),
+		cmocka_unit_test(test_depth_agrees),
 		cmocka_unit_test(test_named_bits),
 		cmocka_unit_test(test_named_bits_in_message),
 		cmocka_unit_test(test_constraints),

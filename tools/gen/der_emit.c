@@ -32,6 +32,7 @@ typedef struct dval {
 	uint32_t tag;
 	int per;
 	unsigned flags;
+	int root;     /* a root: leaves through the out-of-line writers */
 	char ref[64]; /* C expression: the schema_member for errors and long forms */
 } dval;
 
@@ -94,6 +95,7 @@ static void emit_value(const dval *d, const char *ind)
 	const schema_per *pc = &S->pers[d->per];
 	int id = header_id(d);
 	long long lo, hi, clo = 0, chi = 255;
+	const char *sfx = d->root ? "_any" : "";
 	if (constructed(t->kind)) {
 		if (t->kind == SK_SET_OF) {
 			fprintf(stderr, "der_emit: %s: SET OF is not in the module; the writer would need its sort\n", t->name);
@@ -133,7 +135,7 @@ static void emit_value(const dval *d, const char *ind)
 			fprintf(stderr, "der_emit: %s: unsigned INTEGER with a negative bound\n", t->name);
 			failed = 1;
 		}
-		fprintf(out, "%sif (!(p = w_int(w, p, m, %s, 0x%02x, %d, %d, ", ind, d->ref, id, ck,
+		fprintf(out, "%sif (!(p = w_int%s(w, p, m, %s, 0x%02x, %d, %d, ", ind, sfx, d->ref, id, ck,
 		        (t->flags & SF_UNSIGNED) != 0);
 		fputs(lit(lo), out);
 		fputs(", ", out);
@@ -141,8 +143,8 @@ static void emit_value(const dval *d, const char *ind)
 		fprintf(out, ")))\n%s\treturn NULL;\n", ind);
 		return;
 	case SK_ENUM:
-		fprintf(out, "%sif (!(p = w_int(w, p, m, %s, 0x%02x, CK_NONE, 0, 0, 0)))\n%s\treturn NULL;\n",
-		        ind, d->ref, id, ind);
+		fprintf(out, "%sif (!(p = w_int%s(w, p, m, %s, 0x%02x, CK_NONE, 0, 0, 0)))\n%s\treturn NULL;\n",
+		        ind, sfx, d->ref, id, ind);
 		return;
 	case SK_BOOL:
 	case SK_NULL:
@@ -176,7 +178,7 @@ static void emit_value(const dval *d, const char *ind)
 				ck = CK_RANGE;
 			}
 		}
-		fprintf(out, "%sif (!(p = w_octets(w, p, m, %s, 0x%02x, %d, %d, ", ind, d->ref, id, ck,
+		fprintf(out, "%sif (!(p = w_octets%s(w, p, m, %s, 0x%02x, %d, %d, ", ind, sfx, d->ref, id, ck,
 		        t->kind == SK_IA5);
 		fputs(lit(lo), out);
 		fputs(", ", out);
@@ -285,6 +287,56 @@ static void emit_type(int ti)
 	fputs("\treturn p;\n}\n", out);
 }
 
+/*
+ * Constructed headers (a BER reader's levels) that a value of type ti
+ * written with tag_mode takes: as der_writer.c's put_tags() writes them,
+ * all of them but a primitive type's innermost. Its twin for the exact
+ * count is der_writer.c's levels().
+ */
+static int levels(int ti, int tag_mode)
+{
+	const schema_type *t = &S->types[ti].t;
+	int n = t->tag_count - (tag_mode == -1 && t->tag_count ? 1 : 0) + (tag_mode != 0);
+	return constructed(t->kind) || !n ? n : n - 1;
+}
+
+/* The most levels inside a value of a non-recursive type ti, recursive members not followed. */
+static int inner_levels(int ti, int *memo)
+{
+	const schema_type *t = &S->types[ti].t;
+	if (!constructed(t->kind))
+		return 0;
+	if (memo[ti])
+		return memo[ti] - 1;
+	int most = 0;
+	for (int i = 0; i < t->count; i++) {
+		const schema_member *m = &S->members[t->first + i].m;
+		if (S->types[m->type].t.flags & SF_RECURSIVE)
+			continue;
+		int d = levels(m->type, m->tag_mode) + inner_levels(m->type, memo);
+		if (d > most)
+			most = d;
+	}
+	memo[ti] = most + 1;
+	return most;
+}
+
+/* The most levels of a value, root included, that contains no recursive type. */
+static int plain_levels(void)
+{
+	static int memo[GEN_MAX_TYPES];
+	int most = 0;
+	memset(memo, 0, sizeof memo);
+	for (int i = 0; i < S->ntypes; i++) {
+		if (S->types[i].t.flags & SF_RECURSIVE)
+			continue;
+		int d = levels(i, 0) + inner_levels(i, memo);
+		if (d > most)
+			most = d;
+	}
+	return most;
+}
+
 int emit_der_writers(const gen_schema *s, FILE *f)
 {
 	out = f;
@@ -305,20 +357,29 @@ int emit_der_writers(const gen_schema *s, FILE *f)
 	for (int i = 0; i < s->ntypes; i++)
 		fprintf(out, "\t[%d] = { .name = NULL, .type = %d, .per = %u },\n", i, i, s->types[i].t.per);
 	fputs("};\n", out);
+	/* One function for all roots: a switch compiles to a jump table of
+	 * offsets, where a table of function pointers in a shared object
+	 * takes a relocation each. A constructed root's headers are written
+	 * after the switch, from its root member. */
+	fputs("\nstatic unsigned char *write_root(writer *w, unsigned char *p, unsigned type, const char *m)\n{\n"
+	      "\tunsigned char *q;\n\tswitch (type) {\n", out);
 	for (int i = 0; i < s->ntypes; i++) {
-		dval d = { .type = i, .tag_mode = 0, .per = s->types[i].t.per };
+		dval d = { .type = i, .tag_mode = 0, .per = s->types[i].t.per, .root = 1 };
 		const schema_type *t = &s->types[i].t;
 		if (t->kind == SK_BITS && (t->flags & SF_NAMED_BITS))
 			d.flags |= SM_NAMED_BITS;
 		snprintf(d.ref, sizeof d.ref, "&root_members[%d]", i);
-		fprintf(out, "\nstatic unsigned char *r_%d(writer *w, unsigned char *p, const char *m)\n{\n", i);
-		emit_value(&d, "\t");
-		fputs("\treturn p;\n}\n", out);
+		fprintf(out, "\tcase %d:\n", i);
+		if (constructed(t->kind)) {
+			fprintf(out, "\t\tq = g_%d(w, p, m);\n\t\tbreak;\n", i);
+			continue;
+		}
+		emit_value(&d, "\t\t");
+		fputs("\t\treturn p;\n", out);
 	}
-	fputs("\ntypedef unsigned char *root_writer(writer *w, unsigned char *p, const char *m);\n"
-	      "static root_writer *const root_writers[SCHEMA_NTYPES] = {\n", out);
-	for (int i = 0; i < s->ntypes; i++)
-		fprintf(out, "\tr_%d,\n", i);
-	fputs("};\n", out);
+	fputs("\tdefault:\n\t\treturn NULL;\n\t}\n"
+	      "\treturn q ? put_tags(w, q, p, &root_members[type], 1) : NULL;\n}\n", out);
+	fprintf(out, "\n/* The most levels a value without recursive types spans (see levels_ok()). */\n"
+	             "#define DER_PLAIN_LEVELS %du\n", plain_levels());
 	return failed || ferror(f) ? -1 : 0;
 }
