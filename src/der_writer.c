@@ -434,49 +434,6 @@ static NOINLINE unsigned char *w_oid(writer *w, unsigned char *p, const char *at
 
 /* ---- the depth bound ---------------------------------------------------------------------- */
 
-/* Constructed headers (levels, to a BER reader) that a value of member m takes: see put_tags(). */
-static unsigned levels(const schema_member *m)
-{
-	const schema_type *t = &schema_types[m->type];
-	unsigned n = t->tag_count - (m->tag_mode == -1 && t->tag_count ? 1u : 0u) + (m->tag_mode != 0);
-	return t->kind <= SK_SET_OF /* the constructed kinds */ || !n ? n : n - 1;
-}
-
-/*
- * Whether a TLV inside the value v of type t, whose own headers end at
- * level d, lies deeper than level max: what a BER reader refuses under
- * max_depth = max. Recurses at most max levels deep.
- */
-static NOINLINE int deeper(unsigned t, const char *v, unsigned d, unsigned max)
-{
-	const schema_type *ty = &schema_types[t];
-	unsigned first = ty->first, end = first + ty->count;
-	if (ty->kind == SK_SEQUENCE_OF || ty->kind == SK_SET_OF) {
-		const asn_anonymous_set_ *l = _A_CSET_FROM_VOID(v);
-		const schema_member *m = &schema_members[first];
-		unsigned at = d + levels(m);
-		for (int i = 0; i < l->count; i++)
-			if (l->array[i] && (at > max || deeper(m->type, l->array[i], at, max)))
-				return 1;
-		return 0;
-	}
-	if (ty->kind == SK_CHOICE) {
-		int k = schema_present_get(v + ty->pres_offset, ty->pres_size);
-		if (k <= 0 || k > ty->count)
-			return 0;
-		first += (unsigned)k - 1, end = first + 1;
-	} else if (ty->kind != SK_SEQUENCE) {
-		return 0;
-	}
-	for (unsigned k = first; k < end; k++) {
-		const schema_member *m = &schema_members[k];
-		const char *p = schema_member_value(m, v);
-		if (p && (d + levels(m) > max || deeper(m->type, p, d + levels(m), max)))
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * The written value's levels against max_depth, as the BER reader counts
  * them (src/ber_reader.c: each constructed header opens one; more than
@@ -485,8 +442,7 @@ static NOINLINE int deeper(unsigned t, const char *v, unsigned d, unsigned max)
  */
 static COLD int levels_walk(writer *w, unsigned type, const char *v, unsigned max_depth)
 {
-	unsigned d = levels(&root_members[type]);
-	if (d <= max_depth && !deeper(type, v, d, max_depth))
+	if (!schema_nests_deeper(type, v, max_depth, SCHEMA_COUNT_HEADERS))
 		return 1;
 	stop_type(w, W_LEVELS, (int)type, "nested deeper than max_depth");
 	return 0;
@@ -501,24 +457,10 @@ static inline int levels_ok(writer *w, unsigned type, const char *v, unsigned ma
 
 /* ---- entry point ------------------------------------------------------------------------ */
 
-/* The type whose member m is; -1 for a root. */
-static int parent_of(const schema_member *m)
-{
-	uintptr_t at = (uintptr_t)m, base = (uintptr_t)schema_members;
-	if (at < base || at >= base + SCHEMA_NMEMBERS * sizeof *m)
-		return -1;
-	unsigned k = (unsigned)((at - base) / sizeof *m);
-	for (int i = 0; i < SCHEMA_NTYPES; i++)
-		if (schema_types[i].count && k >= schema_types[i].first &&
-		    k < (unsigned)schema_types[i].first + schema_types[i].count)
-			return i;
-	return -1;
-}
-
 static int report(const writer *w, unsigned max_depth, megaco_error *err)
 {
 	const schema_member *m = w->fail_member;
-	int parent = m ? parent_of(m) : -1;
+	int parent = m ? schema_parent_of(m) : -1;
 	const char *name = parent >= 0 ? schema_types[parent].name
 	                   : m ? schema_types[m->type].name
 	                   : w->fail_type >= 0 ? schema_types[w->fail_type].name

@@ -291,7 +291,7 @@ static void emit_type(int ti)
  * Constructed headers (a BER reader's levels) that a value of type ti
  * written with tag_mode takes: as der_writer.c's put_tags() writes them,
  * all of them but a primitive type's innermost. Its twin for the exact
- * count is der_writer.c's levels().
+ * count is src/schema.c's schema_levels().
  */
 static int levels(int ti, int tag_mode)
 {
