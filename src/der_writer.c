@@ -220,21 +220,6 @@ static inline int too_deep(writer *w, int type)
 	return 0;
 }
 
-/*
- * SIZE of a list: the item count within [lo, hi]. Called only by generated
- * writers of SIZE-constrained lists, which the v3 module does not have, so
- * clang would call it unused.
- */
-static inline __attribute__((unused)) int list_ok(writer *w, const void *v, const schema_member *m, long long lo,
-                          long long hi)
-{
-	int n = _A_CSET_FROM_VOID(v)->count;
-	if (LIKELY(n >= lo && n <= hi))
-		return 1;
-	stop(w, W_CONSTRAINT, m, "number of items out of range");
-	return 0;
-}
-
 /* ---- leaves ------------------------------------------------------------------------------ */
 
 /*

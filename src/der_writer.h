@@ -14,8 +14,9 @@
 enum {
 	/*
 	 * Check constraints while encoding, as asn_check_constraints() would:
-	 * INTEGER ranges, string and list SIZE, IA5String alphabets, BIT STRING
-	 * padding, present mandatory members and CHOICE alternatives.
+	 * INTEGER ranges, string SIZE (no list of the module has one; the
+	 * generator refuses one), IA5String alphabets, BIT STRING padding,
+	 * present mandatory members and CHOICE alternatives.
 	 */
 	DER_WRITE_CHECK = 1u << 0,
 };
