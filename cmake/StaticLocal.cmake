@@ -36,6 +36,23 @@ set_target_properties(megaco_shared PROPERTIES OUTPUT_NAME megaco C_VISIBILITY_P
 # Never unloaded by dlclose(): a thread holding a spare arena block
 # (src/arena.c) runs the library's pthread key destructor when it exits.
 target_link_options(megaco_shared PRIVATE "LINKER:-z,nodelete")
+# Relative relocations packed as DT_RELR (a bitmap of the words to adjust)
+# where the linker can: the descriptors and tables in a PIC library hold
+# about 6000 pointers, each an R_*_RELATIVE entry of 24 bytes (x86_64) in
+# .rela.dyn, 145 KB, or a few KB packed (docs/footprint.md). The loader
+# must know DT_RELR (glibc 2.36, musl 1.2.4); GNU ld then records the
+# dependency (GLIBC_ABI_DT_RELR), so an older glibc refuses to load the
+# library rather than running it unrelocated.
+# GNU ld takes the option on every target but packs only on some (x86_64,
+# not armhf or s390x in binutils 2.40), warning that it is ignored elsewhere.
+include(CheckCSourceCompiles)
+set(CMAKE_REQUIRED_LINK_OPTIONS "LINKER:-z,pack-relative-relocs")
+check_c_source_compiles("int main(void) { return 0; }" MEGACO_LINKER_PACKS_RELOCS
+  FAIL_REGEX "ignored|unknown|unrecognized")
+unset(CMAKE_REQUIRED_LINK_OPTIONS)
+if(MEGACO_LINKER_PACKS_RELOCS)
+  target_link_options(megaco_shared PRIVATE "LINKER:-z,pack-relative-relocs")
+endif()
 add_library(megaco::megaco ALIAS megaco_shared)
 
 set(_megaco_relocatable ${CMAKE_CURRENT_BINARY_DIR}/megaco_static_obj/megaco.o)
