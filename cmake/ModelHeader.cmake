@@ -20,7 +20,9 @@ add_custom_command(OUTPUT ${MEGACO_MODEL_H} ${MEGACO_MODEL_CHECK}
   COMMENT "Generating megaco/model.h from asn1c's headers"
   VERBATIM)
 add_custom_target(megaco_model_header DEPENDS ${MEGACO_MODEL_H} ${MEGACO_MODEL_CHECK})
-target_sources(megaco_asn1 PRIVATE ${MEGACO_MODEL_CHECK})
-add_dependencies(megaco_asn1 megaco_model_header)
+foreach(t megaco_asn1 megaco_asn1_lib)
+  target_sources(${t} PRIVATE ${MEGACO_MODEL_CHECK})
+  add_dependencies(${t} megaco_model_header)
+endforeach()
 add_dependencies(megaco_core megaco_model_header)
 target_compile_definitions(megaco_core PRIVATE MEGACO_ASN1C_NAMES)

@@ -11,7 +11,10 @@
 #                        direct use)
 #
 # Only the library's objects (megaco_core, megaco_asn1) are compiled with the
-# profile; tools and tests are not. GCC names each profile after the object it
+# profile; tools and tests are not. megaco_asn1_lib, the asn1c runtime as
+# libmegaco.so links it (without printers and XER), is not: the training
+# links megaco_asn1, and only the asn1c engine (MEGACO_ENGINE_ASN1C) runs
+# that code. GCC names each profile after the object it
 # belongs to; -fprofile-prefix-path makes that name relative to the build
 # directory, so the instrumented stage's profile of
 # CMakeFiles/megaco_core.dir/src/arena.c.o is the one this build's arena.c.o

@@ -10,7 +10,9 @@
 #   linked into one relocatable object (`ld -r`), whose hidden symbols
 #   objcopy then makes local: what is left global is the megaco_* API and
 #   the undefined references to libc, libpthread and libyaml. The archive
-#   holds that one object. The tools come from CMakeFindBinUtils (a cross
+#   holds that one object, without the sections that no exported function
+#   reaches (--gc-keep-exported: the API is what the garbage collection
+#   starts from), as libmegaco.so leaves them out. The tools come from CMakeFindBinUtils (a cross
 #   toolchain's prefixed ld and objcopy). docs/abi.md explains the choice.
 # megaco_internal: the same objects with their symbols as compiled, for the
 #   tests and tools that call internal functions or the asn1c runtime
@@ -23,7 +25,7 @@ foreach(tool CMAKE_LINKER CMAKE_OBJCOPY)
   endif()
 endforeach()
 
-add_library(megaco_shared SHARED $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1>)
+add_library(megaco_shared SHARED $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1_lib>)
 # SONAME policy (docs/abi.md): before 1.0 a minor release may change the ABI,
 # so the SONAME carries major.minor (libmegaco.so.0.1); from 1.0 the major.
 if(PROJECT_VERSION_MAJOR EQUAL 0)
@@ -36,6 +38,9 @@ set_target_properties(megaco_shared PROPERTIES OUTPUT_NAME megaco C_VISIBILITY_P
 # Never unloaded by dlclose(): a thread holding a spare arena block
 # (src/arena.c) runs the library's pthread key destructor when it exits.
 target_link_options(megaco_shared PRIVATE "LINKER:-z,nodelete")
+# What no exported function reaches goes: the asn1c runtime's printers and
+# XER codecs, which megaco_asn1_lib's descriptors do not name (CMakeLists.txt).
+target_link_options(megaco_shared PRIVATE "LINKER:--gc-sections")
 # Relative relocations packed as DT_RELR (a bitmap of the words to adjust)
 # where the linker can: the descriptors and tables in a PIC library hold
 # about 6000 pointers, each an R_*_RELATIVE entry of 24 bytes (x86_64) in
@@ -58,17 +63,17 @@ add_library(megaco::megaco ALIAS megaco_shared)
 set(_megaco_relocatable ${CMAKE_CURRENT_BINARY_DIR}/megaco_static_obj/megaco.o)
 add_custom_command(OUTPUT ${_megaco_relocatable}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/megaco_static_obj
-  COMMAND ${CMAKE_LINKER} -r -o ${_megaco_relocatable}.all
-          $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1>
+  COMMAND ${CMAKE_LINKER} -r --gc-sections --gc-keep-exported -o ${_megaco_relocatable}.all
+          $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1_lib>
   COMMAND ${CMAKE_OBJCOPY} --localize-hidden ${_megaco_relocatable}.all ${_megaco_relocatable}
   COMMAND ${CMAKE_COMMAND} -E remove ${_megaco_relocatable}.all
-  DEPENDS $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1>
+  DEPENDS $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1_lib>
   COMMENT "Linking libmegaco's objects into one, hidden symbols made local"
   COMMAND_EXPAND_LISTS VERBATIM)
 set_source_files_properties(${_megaco_relocatable} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
 add_library(megaco_static STATIC ${_megaco_relocatable})
 # A file dependency on another target's objects does not order the targets.
-add_dependencies(megaco_static megaco_core megaco_asn1)
+add_dependencies(megaco_static megaco_core megaco_asn1_lib)
 set_target_properties(megaco_static PROPERTIES OUTPUT_NAME megaco LINKER_LANGUAGE C)
 
 add_library(megaco_internal STATIC $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1>)

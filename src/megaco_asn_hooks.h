@@ -14,6 +14,17 @@ void *megaco_asn_malloc(size_t size);
 void *megaco_asn_realloc(void *ptr, size_t size);
 void megaco_asn_free(void *ptr);
 
+/*
+ * A type descriptor's printer and XER entries (cmake/Asn1Generate.cmake):
+ * none in libmegaco.so and libmegaco.a, which never print a model or read
+ * or write XER; the tests' and tools' copy of the runtime keeps them.
+ */
+#ifdef MEGACO_ASN1_NO_XER
+#define MEGACO_ASN1_XER(f) 0
+#else
+#define MEGACO_ASN1_XER(f) f
+#endif
+
 /* A real no-op macro: the stock empty function still evaluates arguments. */
 #define ASN_DEBUG(...) ((void)0)
 #define MEGACO_ASN_DEBUG_DISABLED 1
