@@ -415,29 +415,64 @@ static NOINLINE unsigned char *w_oid(writer *w, unsigned char *p, const char *at
 	return leaf_hdr(w, p, end, id, m);
 }
 
+/* A root's headers: as hdr1() when its type has one tag (most), else put_tags(). */
+static inline unsigned char *put_root_tags(writer *w, unsigned char *p, const unsigned char *end,
+                                           const schema_member *root)
+{
+	const schema_type *t = &schema_types[root->type];
+	uint32_t tag = schema_tags[t->tags];
+	if (t->tag_count == 1 && tag >> 2 <= 30)
+		return hdr1(w, p, end, (unsigned char)((tag & 3) << 6 | 0x20 | tag >> 2), root);
+	return put_tags(w, p, end, root, 1);
+}
+
 #include "megaco_der.inc"
 
 /* ---- the depth bound ---------------------------------------------------------------------- */
 
 /*
- * The written value's levels against max_depth, as the BER reader counts
- * them (src/ber_reader.c: each constructed header opens one; more than
- * max_depth open is refused). Walked only when the value could be deeper:
- * without recursive types no value spans more than DER_PLAIN_LEVELS.
+ * Whether more than max constructed values are ever open in the encoding
+ * [p, end), as the BER reader counts its levels (src/ber_reader.c: one per
+ * constructed header, the outermost included). Reads what this writer
+ * wrote: one-octet identifiers, definite lengths.
  */
-static COLD int levels_walk(writer *w, unsigned type, const char *v, unsigned max_depth)
+static COLD int scan_deeper(const unsigned char *p, const unsigned char *end, unsigned max)
 {
-	if (!schema_nests_deeper(type, v, max_depth, SCHEMA_COUNT_HEADERS))
-		return 1;
-	stop_type(w, W_LEVELS, (int)type, "nested deeper than max_depth");
+	const unsigned char *open[MEGACO_DEPTH_CEILING]; /* where each open value ends */
+	unsigned n = 0;
+	while (p < end) {
+		while (n && p == open[n - 1])
+			n--;
+		unsigned char id = *p++;
+		size_t len = *p++;
+		if (len & 0x80) {
+			unsigned k = len & 0x7f;
+			for (len = 0; k; k--)
+				len = len << 8 | *p++;
+		}
+		if (!(id & 0x20)) {
+			p += len;
+		} else if (n == max) {
+			return 1;
+		} else {
+			open[n++] = p + len;
+		}
+	}
 	return 0;
 }
 
-static inline int levels_ok(writer *w, unsigned type, const char *v, unsigned max_depth)
+/*
+ * The encoding's levels against max_depth, counted only when it could be
+ * deeper: without a recursive type no value spans more than
+ * DER_PLAIN_LEVELS (tools/gen/der_emit.c).
+ */
+static inline int levels_ok(writer *w, unsigned type, const unsigned char *p,
+                            const unsigned char *end, unsigned max_depth)
 {
-	if (LIKELY(!w->recursive && DER_PLAIN_LEVELS <= max_depth))
+	if (LIKELY(!w->recursive && DER_PLAIN_LEVELS <= max_depth) || !scan_deeper(p, end, max_depth))
 		return 1;
-	return levels_walk(w, type, v, max_depth);
+	stop_type(w, W_LEVELS, (int)type, "nested deeper than max_depth");
+	return 0;
 }
 
 /* ---- entry point ------------------------------------------------------------------------ */
@@ -482,7 +517,7 @@ static int run(writer *w, unsigned type, const void *ptr, unsigned flags, unsign
 	unsigned char *p = write_root(w, buf + cap, type, ptr);
 	if (!p)
 		return w->error;
-	if (!levels_ok(w, type, ptr, max_depth))
+	if (!levels_ok(w, type, p, buf + cap, max_depth))
 		return W_LEVELS;
 	*len = (size_t)(buf + cap - p);
 	return W_OK;

@@ -179,23 +179,6 @@ static inline const void *schema_member_value(const schema_member *m, const void
 /* The type whose member m is (its index in schema_types); -1 for none (a root). */
 int schema_parent_of(const schema_member *m);
 
-/* What a reader counts as one level of nesting, against its max_depth. */
-enum schema_count {
-	SCHEMA_COUNT_VALUES,  /* each constructed value (the PER readers) */
-	SCHEMA_COUNT_HEADERS, /* each constructed TLV header (the BER reader) */
-};
-
-/* The levels a value of type `type` opens as a member with tag_mode (0 for a root). */
-unsigned schema_levels(unsigned type, int tag_mode, enum schema_count how);
-
-/*
- * Whether the value v of type `type`, as the root of an encoding, nests
- * deeper than max levels counted `how`: what that reader refuses under
- * max_depth = max. Recurses at most max levels; v must be acyclic within
- * that (a writer that has just written v without TOO_DEEP knows it is).
- */
-int schema_nests_deeper(unsigned type, const void *v, unsigned max, enum schema_count how);
-
 /* A CHOICE's present field (asn1c: 0 none, else alternative + 1), of the size the schema gives. */
 static inline int schema_present_get(const char *at, size_t size)
 {

@@ -205,6 +205,7 @@ static void member_val(dval *d, int k)
 		fprintf(stderr, "der_emit: %s: a constraint the schema does not carry\n", m->name);
 		failed = 1;
 	}
+	d->root = 0;
 	d->type = m->type;
 	d->tag_mode = m->tag_mode;
 	d->tag = m->tag;
@@ -286,8 +287,8 @@ static void emit_type(int ti)
 /*
  * Constructed headers (a BER reader's levels) that a value of type ti
  * written with tag_mode takes: as der_writer.c's put_tags() writes them,
- * all of them but a primitive type's innermost. Its twin for the exact
- * count is src/schema.c's schema_levels().
+ * all of them but a primitive type's innermost (der_writer.c counts them
+ * in the output when this bound does not do).
  */
 static int levels(int ti, int tag_mode)
 {
@@ -374,7 +375,7 @@ int emit_der_writers(const gen_schema *s, FILE *f)
 		fputs("\t\treturn p;\n", out);
 	}
 	fputs("\tdefault:\n\t\treturn NULL;\n\t}\n"
-	      "\treturn q ? put_tags(w, q, p, &root_members[type], 1) : NULL;\n}\n", out);
+	      "\treturn q ? put_root_tags(w, q, p, &root_members[type]) : NULL;\n}\n", out);
 	fprintf(out, "\n/* The most levels a value without recursive types spans (see levels_ok()). */\n"
 	             "#define DER_PLAIN_LEVELS %du\n", plain_levels());
 	return failed || ferror(f) ? -1 : 0;
