@@ -52,18 +52,12 @@
 #define MIN_REGION 256u
 #define FIRST_REGION 6144u
 #define MAX_REGION ((size_t)64 << 10)
-/*
- * Nodes are zeroed this far ahead of need: a typical message's model in one
- * or two memset() calls, each short enough for its vector loop.
- */
-#define ZERO_AHEAD 1024u
 
 typedef const unsigned char *pos;
 
 typedef struct reader {
 	megaco_arena *arena;
 	unsigned char *cur, *end; /* bump region for nodes and string contents */
-	unsigned char *zend;      /* [cur, zend) is zeroed (nothing is when zend <= cur) */
 	size_t next_region;
 	pos buf, in_end;
 	int top_definite;  /* the message's own length is definite: every value is bounded */
@@ -117,7 +111,7 @@ static NOINLINE int new_region(reader *r, size_t need)
 		STOP(r, MEGACO_ERR_NOMEM, r->buf, "out of memory");
 		return -1;
 	}
-	r->cur = r->zend = b;
+	r->cur = b;
 	r->end = b + size;
 	if (r->next_region < MAX_REGION)
 		r->next_region *= 2;
@@ -125,23 +119,11 @@ static NOINLINE int new_region(reader *r, size_t need)
 }
 
 /*
- * The node [c, cur) zeroed, and the region a little past it: one memset()
- * for several nodes. What lies below c is in use, whatever zend says.
- */
-static NOINLINE void zero_ahead(reader *r, unsigned char *c)
-{
-	unsigned char *from = r->zend > c ? r->zend : c, *to = r->cur + ZERO_AHEAD;
-	if (to > r->end)
-		to = r->end;
-	memset(from, 0, (size_t)(to - from));
-	r->zend = to;
-}
-
-/*
  * A zeroed node (asn1c: CALLOC(1, struct_size)); 8-byte aligned is all
  * asn1c's types need. A region's start, end and cur stay 8-aligned (bytes()
- * rounds up), so that a node needs no aligning and one comparison. Nodes of
- * a size known here are zeroed in line, others by zero_ahead().
+ * rounds up), so that a node needs no aligning and one comparison. The
+ * generated walk gives every size as a constant: the zeroing is a few
+ * stores in line, only what the node needs.
  */
 static ALWAYS_INLINE void *node(reader *r, size_t size)
 {
@@ -150,11 +132,7 @@ static ALWAYS_INLINE void *node(reader *r, size_t size)
 		return NULL;
 	unsigned char *c = r->cur;
 	r->cur += size;
-	/* A size the generated walk gives as a constant: a few stores in line. */
-	if (__builtin_constant_p(size) && size <= 128)
-		arena_zero(c, size);
-	else if (UNLIKELY(r->cur > r->zend))
-		zero_ahead(r, c);
+	arena_zero(c, size);
 	return c;
 }
 
@@ -164,7 +142,7 @@ static inline unsigned char *bytes(reader *r, size_t size)
 	if (UNLIKELY((size_t)(r->end - r->cur) < size) && new_region(r, size) != 0)
 		return NULL;
 	unsigned char *b = r->cur;
-	r->cur += (size + 7) & ~(size_t)7; /* contents are written over: zend may stay behind */
+	r->cur += (size + 7) & ~(size_t)7;
 	return b;
 }
 
@@ -887,8 +865,6 @@ static NOINLINE pos r_string_other(reader *r, OCTET_STRING_t *st, pos p, pos lim
 			st->size = (int)sg.size;
 			/* The room not used goes back to the region (nothing came after it). */
 			r->cur = sg.out + ((sg.size + 1 + 7) & ~(size_t)7);
-			if (r->zend > r->cur)
-				r->zend = r->cur;
 		}
 		bits_unused = sg.bits_unused;
 	}
