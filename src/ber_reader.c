@@ -19,11 +19,14 @@
  * (ber_emit.c refuses more; an untagged CHOICE has none), so each value is
  * one TLV, or an EXPLICIT tag around its alternative's TLV.
  *
- * Every reader takes the value's position p, the end lim of what its
- * container leaves it and its header h (already read: its identifier found
- * the member) and returns the position after the value, or NULL: r->code
- * says a structural error or NOMEM (everything stops), else the value did
- * not fit the schema and the container passes over it (give_up()).
+ * Every reader takes the value's node (allocated by its container), its
+ * position p, the end lim of what its container leaves it, its header h
+ * (already read: its identifier found the member) and the levels open
+ * around it (depth, an argument rather than reader state so that it stays
+ * in a register), and returns the position after the value, or NULL:
+ * r->code says a structural error or NOMEM (everything stops), else the
+ * value did not fit the schema and the container passes over it
+ * (pass_over()).
  */
 #include "ber_reader.h"
 #include "internal.h"
@@ -61,7 +64,6 @@ typedef struct reader {
 	size_t next_region;
 	pos buf, in_end;
 	int top_definite;  /* the message's own length is definite: every value is bounded */
-	unsigned depth;    /* constructed values open */
 	unsigned max_depth;
 	size_t max_size;
 	megaco_error *err;
@@ -172,7 +174,7 @@ static inline int is_eoc(pos p, pos lim)
  * its class and offset. p >= lim only where an indefinite-length value
  * lacks its end-of-contents octets (or the input is empty).
  */
-static NOINLINE pos header_slow(reader *r, pos p, pos lim, hdr *h)
+static NOINLINE pos header_slow(reader *r, pos p, pos lim, unsigned depth, hdr *h)
 {
 	int bnd = bounded(r, lim);
 	pos start = p;
@@ -250,12 +252,8 @@ static NOINLINE pos header_slow(reader *r, pos p, pos lim, hdr *h)
 			            len - (size_t)(lim - p), (size_t)(start - r->buf));
 		}
 	}
-	if (cons) {
-		if (r->depth >= r->max_depth)
-			return STOP(r, MEGACO_ERR_TOO_DEEP, start, "nesting deeper than %u levels",
-			            r->max_depth);
-		r->depth++;
-	}
+	if (cons && depth >= r->max_depth)
+		return STOP(r, MEGACO_ERR_TOO_DEEP, start, "nesting deeper than %u levels", r->max_depth);
 	h->tag = num << 2 | first >> 6;
 	h->cons = cons;
 	h->c = p;
@@ -266,17 +264,18 @@ past_container:
 }
 
 /*
- * The rest of the plain header at p, whose one identifier octet (of tag,
- * constructed when cons) the caller has matched: a definite length in at
- * most two octets after the first that fits, and for a constructed value
- * a level to open (opened). 0, having changed nothing, for any other form,
- * which header() then reads.
+ * The length octets of the value at p (lim - p >= 2), whose one identifier
+ * octet (of tag, constructed when cons) the caller has matched: a definite
+ * length in at most two octets after the first that fits, and for a
+ * constructed value room for one more level than the depth open around it.
+ * 0 for any other form, which header() then reads.
  */
-static ALWAYS_INLINE int plain_len(reader *r, pos p, pos lim, uint32_t tag, int cons, hdr *h)
+static ALWAYS_INLINE int plain_len(reader *r, pos p, pos lim, unsigned depth, uint32_t tag,
+                                   int cons, hdr *h)
 {
 	size_t room = (size_t)(lim - p), n;
 	pos c;
-	if (LIKELY(room >= 2 && p[1] < 0x80)) {
+	if (LIKELY(p[1] < 0x80)) {
 		n = p[1];
 		c = p + 2;
 	} else if (room >= 3 && p[1] == 0x81) {
@@ -290,11 +289,8 @@ static ALWAYS_INLINE int plain_len(reader *r, pos p, pos lim, uint32_t tag, int 
 	}
 	if (UNLIKELY(n > (size_t)(lim - c)))
 		return 0;
-	if (cons) {
-		if (UNLIKELY(r->depth >= r->max_depth))
-			return 0;
-		r->depth++;
-	}
+	if (cons && UNLIKELY(depth >= r->max_depth))
+		return 0;
 	h->tag = tag;
 	h->cons = cons;
 	h->c = c;
@@ -303,24 +299,27 @@ static ALWAYS_INLINE int plain_len(reader *r, pos p, pos lim, uint32_t tag, int 
 }
 
 /*
- * The header of the value at p (< lim or not): one identifier octet and a
- * definite length in at most three octets that fits take this path;
- * anything else, valid or not, header_slow(). A constructed value opens a
- * level (r->depth), which whoever reads its contents closes.
+ * The header of the value at p (< lim or not) with depth levels open
+ * around it: one identifier octet and a definite length in at most three
+ * octets that fits take this path; anything else, valid or not,
+ * header_slow().
  */
-static ALWAYS_INLINE pos header(reader *r, pos p, pos lim, hdr *h)
+static ALWAYS_INLINE pos header(reader *r, pos p, pos lim, unsigned depth, hdr *h)
 {
 	if (LIKELY(lim - p >= 2)) {
 		unsigned b = p[0];
 		if (LIKELY((b & 0x1f) != 0x1f && b != 0 &&
-		           plain_len(r, p, lim, (b & 0x1f) << 2 | b >> 6, b & 0x20, h)))
+		           plain_len(r, p, lim, depth, (b & 0x1f) << 2 | b >> 6, b & 0x20, h)))
 			return h->c;
 	}
-	return header_slow(r, p, lim, h);
+	return header_slow(r, p, lim, depth, h);
 }
 
-/* Past the whole TLV at p, its structure checked; NULL (r->code) at an error. */
-static NOINLINE pos skip_tlv(reader *r, pos p, pos lim)
+/*
+ * Past the whole TLV at p (depth levels open around it), its structure
+ * checked; NULL (r->code) at an error.
+ */
+static NOINLINE pos skip_tlv(reader *r, pos p, pos lim, unsigned depth)
 {
 	/* The frames open below the TLV at p: each one's container end and form. */
 	struct {
@@ -330,7 +329,7 @@ static NOINLINE pos skip_tlv(reader *r, pos p, pos lim)
 	unsigned n = 0;
 	for (;;) {
 		hdr h;
-		if (!header(r, p, lim, &h))
+		if (!header(r, p, lim, depth + n, &h))
 			return NULL;
 		if (h.cons) {
 			f[n].lim = lim;
@@ -347,7 +346,7 @@ static NOINLINE pos skip_tlv(reader *r, pos p, pos lim)
 			if (f[n - 1].indefinite) {
 				if (!is_eoc(p, lim)) {
 					if (p >= lim)
-						return header_slow(r, p, lim, &h); /* the error */
+						return header_slow(r, p, lim, depth + n, &h); /* the error */
 					break;
 				}
 				p += 2;
@@ -355,7 +354,6 @@ static NOINLINE pos skip_tlv(reader *r, pos p, pos lim)
 				break;
 			}
 			lim = f[--n].lim;
-			r->depth--;
 		}
 		if (!n)
 			return p;
@@ -364,10 +362,11 @@ static NOINLINE pos skip_tlv(reader *r, pos p, pos lim)
 
 /*
  * The rest of a constructed value's contents from p, as structure only:
- * up to lim, or to the end-of-contents octets when indefinite. Returns the
- * value's end; NULL (r->code) at an error.
+ * up to lim, or to the end-of-contents octets when indefinite; depth
+ * levels are open, the value's own included. Returns the value's end;
+ * NULL (r->code) at an error.
  */
-static NOINLINE pos pass_over(reader *r, pos p, pos lim, int indefinite)
+static NOINLINE pos pass_over(reader *r, pos p, pos lim, int indefinite, unsigned depth)
 {
 	for (;;) {
 		if (indefinite) {
@@ -376,32 +375,17 @@ static NOINLINE pos pass_over(reader *r, pos p, pos lim, int indefinite)
 		} else if (p >= lim) {
 			return p;
 		}
-		if (!(p = skip_tlv(r, p, lim)))
+		if (!(p = skip_tlv(r, p, lim, depth)))
 			return NULL;
 	}
 }
 
-/* The value whose header h is read, passed over (an unknown extension). */
-static pos skip_value(reader *r, const hdr *h, pos lim)
+/* The value whose header h is read (depth levels open around it), passed over. */
+static pos skip_value(reader *r, const hdr *h, pos lim, unsigned depth)
 {
 	if (!h->cons)
 		return h->e;
-	pos e = pass_over(r, h->c, h->e ? h->e : lim, !h->e);
-	r->depth--;
-	return e;
-}
-
-/*
- * A constructed value whose contents from p on do not fit (the mismatch is
- * recorded): passed over to its end at depth, its level closed.
- */
-static NOINLINE pos give_up(reader *r, pos p, pos lim, int indefinite, unsigned depth)
-{
-	r->depth = depth;
-	if (!(p = pass_over(r, p, lim, indefinite)))
-		return NULL;
-	r->depth = depth - 1;
-	return p;
+	return pass_over(r, h->c, h->e ? h->e : lim, !h->e, depth + 1);
 }
 
 /* ---- values ----------------------------------------------------------------------------- */
@@ -413,12 +397,10 @@ static NOINLINE pos give_up(reader *r, pos p, pos lim, int indefinite, unsigned 
  * the value being read, for the mismatch's message and the rare steps.
  */
 
-static ALWAYS_INLINE void *slot_node(reader *r, void **slot, size_t size)
+/* A node for the pointer *slot, which is NULL (r->code set) when it fails. */
+static ALWAYS_INLINE void *put_node(reader *r, void **slot, size_t size)
 {
-	void *st = *slot;
-	if (!st)
-		st = *slot = node(r, size);
-	return st;
+	return *slot = node(r, size);
 }
 
 /* asn1c's SEQUENCE "in extension group": a member index at or past the marker. */
@@ -474,12 +456,13 @@ static NOINLINE int seq_find(unsigned ti, int edx, uint32_t tag)
  * ... and, when none, the unknown member at p passed over if it is in the
  * extensions (NULL: a mismatch recorded, or r->code) ...
  */
-static NOINLINE pos seq_unknown(reader *r, unsigned ti, int edx, const hdr *h, pos p, pos lim)
+static NOINLINE pos seq_unknown(reader *r, unsigned ti, int edx, const hdr *h, pos p, pos lim,
+                                unsigned depth)
 {
 	const schema_type *t = &schema_types[ti];
 	if (!in_extensions(t, edx + schema_members[t->first + edx].optional))
 		return mismatch(r, p, ti);
-	return skip_value(r, h, lim);
+	return skip_value(r, h, lim, depth);
 }
 
 /* ... after which, as asn1c, the optional members from edx on are passed. */
@@ -492,15 +475,10 @@ static NOINLINE int seq_after_unknown(unsigned ti, int edx)
  * The end of a SEQUENCE's contents at p (its length reached, or its
  * end-of-contents octets); ok: no mandatory member is missing.
  */
-static ALWAYS_INLINE pos seq_end(reader *r, unsigned ti, int ok, pos p, int indef,
-                                 unsigned depth)
+static ALWAYS_INLINE pos seq_end(reader *r, unsigned ti, int ok, pos p, int indef)
 {
-	if (UNLIKELY(!ok)) {
+	if (UNLIKELY(!ok))
 		mismatch(r, p, ti);
-		if (indef)
-			return give_up(r, p, p + 2, 1, depth);
-	}
-	r->depth = depth - 1;
 	return indef ? p + 2 : p;
 }
 
@@ -518,13 +496,12 @@ static NOINLINE pos seq_tail(reader *r, unsigned ti, pos p, pos lim, int indef, 
 		}
 		if (!in_extensions(t, t->count)) {
 			mismatch(r, p, ti);
-			return give_up(r, p, lim, indef, depth);
+			return pass_over(r, p, lim, indef, depth);
 		}
 		hdr h;
-		if (!header(r, p, lim, &h) || !(p = skip_value(r, &h, lim)))
+		if (!header(r, p, lim, depth, &h) || !(p = skip_value(r, &h, lim, depth)))
 			return NULL;
 	}
-	r->depth = depth - 1;
 	return p;
 }
 
@@ -602,7 +579,10 @@ static ALWAYS_INLINE pos list_end(reader *r, void *st, list_items *li, pos p)
 	return p;
 }
 
-/* A CHOICE's alternative: where it is, in what, and the levels open around it. */
+/*
+ * A CHOICE's alternative: where it is, in what, and the levels open around
+ * it (its EXPLICIT tag's included).
+ */
 typedef struct choice_frame {
 	pos ap, alim;
 	unsigned depth;
@@ -624,13 +604,14 @@ static ALWAYS_INLINE int choice_open(reader *r, unsigned ti, pos p, pos lim, con
 		return 0;
 	}
 	f->ap = h->c;
+	f->depth++;
 	f->indef = !h->e;
 	f->alim = f->indef ? lim : h->e;
 	if (f->indef ? is_eoc(f->ap, f->alim) : f->ap >= f->alim) {
 		mismatch(r, f->ap, ti);
 		return -1;
 	}
-	if (!header(r, f->ap, f->alim, ah))
+	if (!header(r, f->ap, f->alim, f->depth, ah))
 		return 0;
 	*hp = ah;
 	return 1;
@@ -648,7 +629,7 @@ static NOINLINE pos choice_unknown(reader *r, unsigned ti, int extensible, int t
 		return NULL;
 	}
 	(void)tagged;
-	pos e = skip_value(r, h, f->alim);
+	pos e = skip_value(r, h, f->alim, f->depth);
 	if (e)
 		r->flags |= BER_READ_UNKNOWN_ALTERNATIVE;
 	return e;
@@ -658,12 +639,11 @@ static NOINLINE pos choice_unknown(reader *r, unsigned ti, int extensible, int t
 static ALWAYS_INLINE pos choice_close(reader *r, unsigned ti, pos e, const choice_frame *f)
 {
 	if (UNLIKELY(!e))
-		return r->code ? NULL : give_up(r, f->ap, f->alim, f->indef, f->depth);
+		return r->code ? NULL : pass_over(r, f->ap, f->alim, f->indef, f->depth);
 	if (UNLIKELY(f->indef ? !is_eoc(e, f->alim) : e != f->alim)) {
 		mismatch(r, e, ti); /* more than one value in the tag */
-		return give_up(r, e, f->alim, f->indef, f->depth);
+		return pass_over(r, e, f->alim, f->indef, f->depth);
 	}
-	r->depth = f->depth - 1;
 	return f->indef ? e + 2 : e;
 }
 
@@ -707,19 +687,38 @@ static NOINLINE pos r_int_other(reader *r, long *v, pos p, const hdr *h, int uns
 	return h->e;
 }
 
-/* NativeInteger_decode_ber (NativeEnumerated too): a primitive value. */
-static ALWAYS_INLINE pos r_int(reader *r, void **slot, pos p, const hdr *h, int uns,
-                               unsigned ti)
+/* The 8 octets at b as a big-endian number, whatever the CPU's byte order. */
+static ALWAYS_INLINE uint64_t load_be64(pos b)
+{
+	uint64_t x;
+	memcpy(&x, b, sizeof x);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#elif __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
+#error "a CPU of neither byte order"
+#endif
+	return x;
+}
+
+/*
+ * NativeInteger_decode_ber (NativeEnumerated too): a primitive value. Its
+ * 1..sizeof(long) octets with 8 of the message from them on are read as
+ * one load, shifted down.
+ */
+static ALWAYS_INLINE pos r_int(reader *r, long *v, pos p, const hdr *h, int uns, unsigned ti)
 {
 	if (UNLIKELY(h->cons))
 		return mismatch(r, p, ti);
-	long *v = slot_node(r, slot, sizeof *v);
-	if (!v)
-		return NULL;
 	size_t n = (size_t)(h->e - h->c);
 	if (UNLIKELY(n - 1 >= sizeof(long)))
 		return r_int_other(r, v, p, h, uns, ti);
 	pos b = h->c;
+	if (LIKELY(r->in_end - b >= 8)) {
+		uint64_t x = load_be64(b);
+		unsigned sh = 8 * (8 - (unsigned)n);
+		*v = uns ? (long)(x >> sh) : (long)((int64_t)x >> sh);
+		return h->e;
+	}
 	unsigned long l = uns || !(*b & 0x80) ? 0 : ~0ul;
 	for (; b < h->e; b++)
 		l = l << 8 | *b;
@@ -728,14 +727,10 @@ static ALWAYS_INLINE pos r_int(reader *r, void **slot, pos p, const hdr *h, int 
 }
 
 /* BOOLEAN_decode_ber (NULL too): the first non-zero content octet, or 0. */
-static ALWAYS_INLINE pos r_bool(reader *r, void **slot, pos p, const hdr *h, size_t size,
-                              unsigned ti)
+static ALWAYS_INLINE pos r_bool(reader *r, BOOLEAN_t *v, pos p, const hdr *h, unsigned ti)
 {
 	if (h->cons)
 		return mismatch(r, p, ti);
-	BOOLEAN_t *v = slot_node(r, slot, size);
-	if (!v)
-		return NULL;
 	*v = 0;
 	for (pos b = h->c; b < h->e && !*v; b++)
 		*v = *b;
@@ -766,13 +761,10 @@ static ALWAYS_INLINE pos fill(reader *r, OCTET_STRING_t *st, pos c, size_t n)
 }
 
 /* ber_decode_primitive: OBJECT IDENTIFIER's contents as they are. */
-static NOINLINE pos r_oid(reader *r, void **slot, pos p, const hdr *h, size_t size, unsigned ti)
+static NOINLINE pos r_oid(reader *r, OCTET_STRING_t *st, pos p, const hdr *h, unsigned ti)
 {
 	if (h->cons || h->e - h->c > INT_MAX)
 		return mismatch(r, p, ti);
-	OCTET_STRING_t *st = slot_node(r, slot, size);
-	if (!st)
-		return NULL;
 	return fill(r, st, h->c, (size_t)(h->e - h->c));
 }
 
@@ -793,9 +785,8 @@ typedef struct segs {
  * the last one read stays.
  */
 static pos read_segments(reader *r, unsigned ti, int bit, pos p, pos lim, int indefinite,
-                         uint32_t tag, uint32_t inner, segs *sg)
+                         unsigned depth, uint32_t tag, uint32_t inner, segs *sg)
 {
-	unsigned depth = r->depth;
 	for (;;) {
 		if (!indefinite) {
 			if (p >= lim)
@@ -806,12 +797,13 @@ static pos read_segments(reader *r, unsigned ti, int bit, pos p, pos lim, int in
 		}
 		hdr h;
 		pos at = p;
-		if (!header(r, p, lim, &h))
+		if (!header(r, p, lim, depth, &h))
 			return NULL;
 		if (h.tag != tag)
 			return mismatch(r, at, ti);
 		if (h.cons) {
-			if (!(p = read_segments(r, ti, bit, h.c, h.e ? h.e : lim, !h.e, inner, inner, sg)))
+			if (!(p = read_segments(r, ti, bit, h.c, h.e ? h.e : lim, !h.e, depth + 1, inner, inner,
+			                        sg)))
 				return NULL;
 			continue;
 		}
@@ -832,16 +824,17 @@ static pos read_segments(reader *r, unsigned ti, int bit, pos p, pos lim, int in
 		memcpy(sg->out + sg->size, from, n);
 		sg->size += n;
 	}
-	r->depth = depth - 1;
 	return p;
 }
 
 /*
- * OCTET_STRING_decode_ber for BIT STRING and the constructed form: the
- * segments' contents in one buffer; a BIT STRING's initial octet checked.
+ * OCTET_STRING_decode_ber for BIT STRING and the constructed form (depth
+ * levels open around it): the segments' contents in one buffer; a BIT
+ * STRING's initial octet checked.
  */
 static NOINLINE pos r_string_other(reader *r, OCTET_STRING_t *st, pos p, pos lim, const hdr *h,
-                                   int bit, uint32_t tag, uint32_t inner, unsigned ti)
+                                   unsigned depth, int bit, uint32_t tag, uint32_t inner,
+                                   unsigned ti)
 {
 	int bits_unused = 0;
 	pos e;
@@ -855,7 +848,7 @@ static NOINLINE pos r_string_other(reader *r, OCTET_STRING_t *st, pos p, pos lim
 			return NULL;
 	} else {
 		segs sg = { .bound = h->e ? h->e : lim };
-		if (!(e = read_segments(r, ti, bit, h->c, sg.bound, !h->e, tag, inner, &sg)))
+		if (!(e = read_segments(r, ti, bit, h->c, sg.bound, !h->e, depth + 1, tag, inner, &sg)))
 			return NULL;
 		if (sg.out) {
 			if (sg.size > INT_MAX)
@@ -885,15 +878,13 @@ static NOINLINE pos r_string_other(reader *r, OCTET_STRING_t *st, pos p, pos lim
 }
 
 /* OCTET_STRING_decode_ber: OCTET STRING, IA5String and BIT STRING, either form. */
-static ALWAYS_INLINE pos r_string(reader *r, void **slot, pos p, pos lim, const hdr *h, int bit,
-                                  size_t size, uint32_t tag, uint32_t inner, unsigned ti)
+static ALWAYS_INLINE pos r_string(reader *r, OCTET_STRING_t *st, pos p, pos lim, const hdr *h,
+                                  unsigned depth, int bit, uint32_t tag, uint32_t inner,
+                                  unsigned ti)
 {
-	OCTET_STRING_t *st = slot_node(r, slot, size);
-	if (!st)
-		return NULL;
 	if (LIKELY(!bit && !h->cons && h->e - h->c <= INT_MAX))
 		return fill(r, st, h->c, (size_t)(h->e - h->c));
-	return r_string_other(r, st, p, lim, h, bit, tag, inner, ti);
+	return r_string_other(r, st, p, lim, h, depth, bit, tag, inner, ti);
 }
 
 #include "megaco_ber.inc"
@@ -922,15 +913,13 @@ int ber_read(unsigned type, void **slot, const unsigned char *buf, size_t len,
 		return r.code;
 	hdr h;
 	/* (header() does not check max_size: it cannot matter when len fits it.) */
-	pos e = len <= max_size ? header(&r, r.buf, r.in_end, &h)
-	                        : header_slow(&r, r.buf, r.in_end, &h);
+	pos e = len <= max_size ? header(&r, r.buf, r.in_end, 0, &h)
+	                        : header_slow(&r, r.buf, r.in_end, 0, &h);
 	if (e) {
 		r.top_definite = h.e != NULL;
 		e = root_readers[type](&r, slot, r.buf, r.in_end, &h);
-		if (!e && !r.code) {
-			r.depth = 0;
-			e = skip_tlv(&r, r.buf, r.in_end);
-		}
+		if (!e && !r.code)
+			e = skip_tlv(&r, r.buf, r.in_end, 0);
 	}
 	if (!e)
 		return r.code;

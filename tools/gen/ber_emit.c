@@ -114,51 +114,57 @@ static int end_threshold(const schema_type *t)
 }
 
 /*
- * The value of member-like (type, tag_mode) whose header is at hx (an
- * expression of type const hdr *) and position p, in container lim, into
- * the slot expression; the result into e.
+ * The value of member-like (type, tag_mode) in place at tgt (a char *
+ * expression), whose header is at hx (a const hdr * expression) and
+ * position p, in container lim, with the levels open around it at d; the
+ * result into e. plain: the header is the type's plain form (plain_len()),
+ * constructed or not as the type, of a definite length.
  */
-static void emit_value(const char *ind, int type, int tag_mode, const char *slot, const char *hx,
-                       const char *p, const char *lim)
+static void emit_value(const char *ind, int type, int tag_mode, const char *tgt, const char *hx,
+                       const char *p, const char *lim, const char *d, int plain)
 {
 	const gen_type *g = &S->types[type];
-	char size[2 * GEN_NAME + 32];
-	gen_size_expr(g, size, sizeof size);
 	switch (g->t.kind) {
 	case SK_SEQUENCE:
 	case SK_SEQUENCE_OF:
-	case SK_SET_OF:
-		if (g->t.kind != SK_SEQUENCE || end_threshold(&g->t) == 0)
-			/* Empty contents: the node, and nothing to read. */
-			fprintf(out, "%sif ((%s)->cons && (%s)->e == (%s)->c) {\n"
-			             "%s\te = slot_node(r, %s, %s) ? (%s)->e : NULL;\n%s\tr->depth--;\n"
-			             "%s} else\n",
-			        ind, hx, hx, hx, ind, slot, size, hx, ind, ind);
-		fprintf(out, "%se = (%s)->cons ? %c_%d(r, %s, (%s)->c, (%s)->e ? (%s)->e : %s, !(%s)->e)\n"
-		        "%s             : mismatch(r, %s, %d);\n",
-		        ind, hx, g->t.kind == SK_SEQUENCE ? 's' : 'l', type, slot, hx, hx, hx, lim, hx, ind,
-		        p, type);
+	case SK_SET_OF: {
+		char fn = g->t.kind == SK_SEQUENCE ? 's' : 'l';
+		if (plain && (fn == 'l' || end_threshold(&g->t) == 0))
+			/* Empty contents, which the type allows: nothing to read. */
+			fprintf(out, "%se = (%s)->c == (%s)->e ? (%s)->e : %c_%d(r, %s, (%s)->c, (%s)->e, 0, %s + 1);\n",
+			        ind, hx, hx, hx, fn, type, tgt, hx, hx, d);
+		else if (plain)
+			fprintf(out, "%se = %c_%d(r, %s, (%s)->c, (%s)->e, 0, %s + 1);\n", ind, fn, type, tgt, hx,
+			        hx, d);
+		else
+			fprintf(out, "%se = (%s)->cons ? %c_%d(r, %s, (%s)->c, (%s)->e ? (%s)->e : %s, !(%s)->e, %s + 1)\n"
+			        "%s             : mismatch(r, %s, %d);\n",
+			        ind, hx, fn, type, tgt, hx, hx, hx, lim, hx, d, ind, p, type);
 		break;
+	}
 	case SK_CHOICE:
-		fprintf(out, "%se = c_%d(r, %s, %d, %s, %s, %s);\n", ind, type, slot, tag_mode == 1, p, lim,
-		        hx);
+		fprintf(out, "%se = c_%d(r, %s, %d, %s, %s, %s, %s);\n", ind, type, tgt, tag_mode == 1, p,
+		        lim, hx, d);
 		break;
 	case SK_INT:
 	case SK_ENUM:
-		fprintf(out, "%se = r_int(r, %s, %s, %s, %d, %d);\n", ind, slot, p, hx,
+		fprintf(out, "%se = r_int(r, (long *)(void *)(%s), %s, %s, %d, %d);\n", ind, tgt, p, hx,
 		        (g->t.flags & SF_UNSIGNED) != 0, type);
 		break;
 	case SK_BOOL:
 	case SK_NULL:
-		fprintf(out, "%se = r_bool(r, %s, %s, %s, %s, %d);\n", ind, slot, p, hx, size, type);
+		fprintf(out, "%se = r_bool(r, (BOOLEAN_t *)(void *)(%s), %s, %s, %d);\n", ind, tgt, p, hx,
+		        type);
 		break;
 	case SK_OID:
-		fprintf(out, "%se = r_oid(r, %s, %s, %s, %s, %d);\n", ind, slot, p, hx, size, type);
+		fprintf(out, "%se = r_oid(r, (OCTET_STRING_t *)(void *)(%s), %s, %s, %d);\n", ind, tgt, p,
+		        hx, type);
 		break;
 	default: /* SK_OCTETS, SK_IA5, SK_BITS */
 		/* Segment tags: the type's own at the first level, asn1c's last tag deeper. */
-		fprintf(out, "%se = r_string(r, %s, %s, %s, %s, %d, %s, 0x%xu, 0x%xu, %d);\n", ind, slot, p,
-		        lim, hx, g->t.kind == SK_BITS, size, (unsigned)g->td->all_tags[0],
+		fprintf(out, "%se = r_string(r, (OCTET_STRING_t *)(void *)(%s), %s, %s, %s, %s, %d, 0x%xu, "
+		        "0x%xu, %d);\n", ind, tgt, p, lim, hx, d, g->t.kind == SK_BITS,
+		        (unsigned)g->td->all_tags[0],
 		        (unsigned)g->td->all_tags[g->td->all_tags_count - 1], type);
 		break;
 	}
@@ -180,25 +186,20 @@ static int plain_cons(int type)
 }
 
 /*
- * The plain form of a value with the one-octet identifier id at p: a
- * one-octet length that fits, and for a constructed one a level to open;
- * its header into f. Else goto general.
+ * Where member k of the struct at st goes: x set to its node (a pointer
+ * member's, allocated and linked) or its place in st; "x" into tgt.
  */
-static void emit_fast_header(const char *ind, int id, int cons)
+static void place(const char *ind, int k)
 {
-	fprintf(out, "%sif (p[0] != 0x%02x || !plain_len(r, p, lim, 0x%xu, %d, &f))\n%s\tgoto general;\n",
-	        ind, id, (unsigned)((id & 0x1f) << 2 | id >> 6), cons ? 0x20 : 0, ind);
-}
-
-/* The slot of member k of a struct at st: its pointer field, or v set to its place. */
-static void slot_of(int k, char *buf, size_t cap)
-{
-	char off[2 * GEN_NAME + 64];
+	char off[2 * GEN_NAME + 64], size[2 * GEN_NAME + 32];
 	gen_offset_expr(S, &S->members[k], off, sizeof off);
-	if (S->members[k].m.flags & SM_POINTER)
-		snprintf(buf, cap, "(void **)(void *)(st + %s)", off);
-	else
-		snprintf(buf, cap, "(v = st + %s, &v)", off);
+	if (S->members[k].m.flags & SM_POINTER) {
+		gen_size_expr(&S->types[S->members[k].m.type], size, sizeof size);
+		fprintf(out, "%sif (!(x = put_node(r, (void **)(void *)(st + %s), %s)))\n%s\treturn NULL;\n",
+		        ind, off, size, ind);
+	} else {
+		fprintf(out, "%sx = st + %s;\n", ind, off);
+	}
 }
 
 static void emit_sequence(int ti)
@@ -206,26 +207,23 @@ static void emit_sequence(int ti)
 	const gen_type *g = &S->types[ti];
 	const schema_type *t = &g->t;
 	const gen_member *el = &S->members[t->first];
-	char size[2 * GEN_NAME + 32], slot[3 * GEN_NAME + 64];
-	gen_size_expr(g, size, sizeof size);
-	fprintf(out, "\n/* %s */\n%s pos s_%d(reader *r, void **slot, pos p, pos lim, int indef)\n{\n"
-	             "\tchar *st = slot_node(r, slot, %s);\n\tif (!st)\n\t\treturn NULL;\n"
-	             "\tunsigned depth = r->depth;\n",
-	        t->name, linkage(ti), ti, size);
+	fprintf(out, "\n/* %s */\n%s pos s_%d(reader *r, char *st, pos p, pos lim, int indef, "
+	             "unsigned depth)\n{\n", t->name, linkage(ti), ti);
 	int k = end_threshold(t);
 	if (t->count == 0) {
 		fprintf(out, "\tif (!indef ? p >= lim : is_eoc(p, lim))\n"
-		             "\t\treturn seq_end(r, %d, 1, p, indef, depth);\n"
+		             "\t\treturn seq_end(r, %d, 1, p, indef);\n"
 		             "\treturn seq_tail(r, %d, p, lim, indef, depth);\n}\n", ti, ti);
 		return;
 	}
-	fprintf(out, "\tint edx = 0;\n\thdr h;\n\tpos e;\n\tvoid *v;\n\t(void)v;\n");
+	fprintf(out, "\tint edx = 0;\n\thdr h;\n\tpos e;\n\tchar *x;\n");
 	/*
 	 * The definite form's members in order, each in its plain form, absent
 	 * optional ones passed: straight-line code. At anything else the loop
 	 * below takes over from the first member not yet passed (edx): from
 	 * there asn1c's search for a tag finds what passing optional members
-	 * one by one finds, as a SEQUENCE's optional members have distinct tags.
+	 * one by one finds, as a SEQUENCE's optional members have distinct tags
+	 * (an optional member in another form is passed here, and found there).
 	 */
 	fputs("\tif (indef)\n\t\tgoto general;\n\t{\n\t\thdr f;\n", out);
 	int fast_end = 1;
@@ -237,36 +235,35 @@ static void emit_sequence(int ti)
 			fast_end = 0;
 			break;
 		}
-		fprintf(out, "\t\t/* %s */\n\t\tif (lim - p >= 2 && (p[0] | 0x20) == 0x%02x) {\n", m->name,
-		        id | 0x20);
-		emit_fast_header("\t\t\t", id, cons);
-		slot_of(t->first + i, slot, sizeof slot);
-		emit_value("\t\t\t", m->type, m->tag_mode, slot, "&f", "p", "lim");
-		fprintf(out, "\t\t\tif (!e)\n\t\t\t\treturn r->code ? NULL : give_up(r, p, lim, 0, depth);\n"
+		fprintf(out, "\t\t/* %s */\n\t\tif (lim - p >= 2 && p[0] == 0x%02x) {\n"
+		             "\t\t\tif (!plain_len(r, p, lim, depth, 0x%xu, %d, &f))\n\t\t\t\tgoto general;\n",
+		        m->name, id, (unsigned)m->tag, cons ? 0x20 : 0);
+		place("\t\t\t", t->first + i);
+		emit_value("\t\t\t", m->type, m->tag_mode, "x", "&f", "p", "lim", "depth", 1);
+		fprintf(out, "\t\t\tif (!e)\n\t\t\t\treturn r->code ? NULL : pass_over(r, p, lim, 0, depth);\n"
 		             "\t\t\tp = e;\n\t\t\tedx = %d;\n\t\t}%s\n",
 		        i + 1, m->flags & SM_OPTIONAL ? "" : " else {\n\t\t\tgoto general;\n\t\t}");
 	}
 	if (fast_end)
-		fputs("\t\tif (p >= lim) {\n\t\t\tr->depth = depth - 1;\n\t\t\treturn p;\n\t\t}\n"
-		      "\t\tgoto general;\n", out);
+		fputs("\t\tif (p >= lim)\n\t\t\treturn p;\n\t\tgoto general;\n", out);
 	fputs("\t}\ngeneral:\n", out);
 	fprintf(out, "\tfor (;; edx++) {\n"
 	             "\t\tif (!indef ? p >= lim : is_eoc(p, lim))\n"
-	             "\t\t\treturn seq_end(r, %d, edx >= %d, p, indef, depth);\n"
+	             "\t\t\treturn seq_end(r, %d, edx >= %d, p, indef);\n"
 	             "\t\tif (edx >= %d)\n\t\t\treturn seq_tail(r, %d, p, lim, indef, depth);\n"
-	             "\t\tif (!header(r, p, lim, &h))\n\t\t\treturn NULL;\n"
+	             "\t\tif (!header(r, p, lim, depth, &h))\n\t\t\treturn NULL;\n"
 	             "\t\tswitch (edx) {\n",
 	        ti, k, t->count, ti);
 	for (int i = 0; i < t->count; i++) {
 		const schema_member *m = &el[i].m;
 		fprintf(out, "\t\tcase %d: /* %s */\n", i, m->name);
 		if (m->tag == UINT32_MAX)
-			fputs("\t\t\tbreak; /* an untagged CHOICE: seq_other() */\n", out);
+			fputs("\t\t\tbreak; /* an untagged CHOICE: seq_find() */\n", out);
 		else
 			fprintf(out, "\t\t\tif (h.tag != 0x%xu)\n\t\t\t\tbreak;\n", (unsigned)m->tag);
 		fprintf(out, "\t\tm%d:\n", i);
-		slot_of(t->first + i, slot, sizeof slot);
-		emit_value("\t\t\t", m->type, m->tag_mode, slot, "&h", "p", "lim");
+		place("\t\t\t", t->first + i);
+		emit_value("\t\t\t", m->type, m->tag_mode, "x", "&h", "p", "lim", "depth", 0);
 		fputs("\t\t\tgoto next;\n", out);
 	}
 	fprintf(out, "\t\t}\n\t\t/* Not the next member in order. */\n"
@@ -274,10 +271,10 @@ static void emit_sequence(int ti)
 	for (int i = 0; i < t->count; i++)
 		fprintf(out, "\t\tcase %d:\n\t\t\tedx = %d;\n\t\t\tgoto m%d;\n", i, i, i);
 	fprintf(out, "\t\tdefault:\n"
-	             "\t\t\tif (!(e = seq_unknown(r, %d, edx, &h, p, lim)))\n"
-	             "\t\t\t\treturn r->code ? NULL : give_up(r, p, lim, indef, depth);\n"
+	             "\t\t\tif (!(e = seq_unknown(r, %d, edx, &h, p, lim, depth)))\n"
+	             "\t\t\t\treturn r->code ? NULL : pass_over(r, p, lim, indef, depth);\n"
 	             "\t\t\tp = e;\n\t\t\tedx = seq_after_unknown(%d, edx);\n\t\t\tcontinue;\n\t\t}\n"
-	             "\tnext:\n\t\tif (!e)\n\t\t\treturn r->code ? NULL : give_up(r, p, lim, indef, depth);\n"
+	             "\tnext:\n\t\tif (!e)\n\t\t\treturn r->code ? NULL : pass_over(r, p, lim, indef, depth);\n"
 	             "\t\tp = e;\n\t}\n}\n", ti, ti);
 }
 
@@ -287,56 +284,53 @@ static void emit_list(int ti)
 	const schema_type *t = &g->t;
 	const schema_member *m = &S->members[t->first].m;
 	char size[2 * GEN_NAME + 32];
-	gen_size_expr(g, size, sizeof size);
-	fprintf(out, "\n/* %s */\n%s pos l_%d(reader *r, void **slot, pos p, pos lim, int indef)\n{\n"
-	             "\tvoid *st = slot_node(r, slot, %s);\n\tif (!st)\n\t\treturn NULL;\n"
-	             "\tunsigned depth = r->depth;\n\tlist_items li;\n\tlist_start(&li);\n"
-	             "\thdr h;\n\tpos e;\n"
+	gen_size_expr(&S->types[m->type], size, sizeof size);
+	fprintf(out, "\n/* %s */\n%s pos l_%d(reader *r, char *st, pos p, pos lim, int indef, "
+	             "unsigned depth)\n{\n"
+	             "\tlist_items li;\n\tlist_start(&li);\n\thdr h;\n\tpos e;\n\tchar *x;\n"
 	             "\tfor (;;) {\n"
 	             "\t\tif (!indef) {\n\t\t\tif (p >= lim)\n\t\t\t\tbreak;\n"
-	             "\t\t} else if (is_eoc(p, lim)) {\n\t\t\tp += 2;\n\t\t\tbreak;\n\t\t}\n"
-	             ,
-	        t->name, linkage(ti), ti, size);
+	             "\t\t} else if (is_eoc(p, lim)) {\n\t\t\tp += 2;\n\t\t\tbreak;\n\t\t}\n",
+	        t->name, linkage(ti), ti);
 	int cons = plain_cons(m->type), id = ident(m->tag, cons);
 	if (id >= 0) {
-		/* The item's plain form: its header read here. */
-		fprintf(out, "\t\tif (lim - p < 2 || p[0] != 0x%02x || !plain_len(r, p, lim, 0x%xu, %d, &h)) {\n"
-		             "\t\t\tif (!header(r, p, lim, &h))\n\t\t\t\treturn NULL;\n"
+		/* The item's plain form, its header read here. */
+		fprintf(out, "\t\tif (lim - p >= 2 && p[0] == 0x%02x && plain_len(r, p, lim, depth, 0x%xu, %d, &h)) {\n"
+		             "\t\t\tif (!(x = node(r, %s)))\n\t\t\t\treturn NULL;\n",
+		        id, (unsigned)m->tag, cons ? 0x20 : 0, size);
+		emit_value("\t\t\t", m->type, m->tag_mode, "x", "&h", "p", "lim", "depth", 1);
+		fprintf(out, "\t\t} else {\n\t\t\tif (!header(r, p, lim, depth, &h))\n\t\t\t\treturn NULL;\n"
 		             "\t\t\tif (h.tag != 0x%xu) {\n\t\t\t\tmismatch(r, p, %d);\n"
-		             "\t\t\t\treturn give_up(r, p, lim, indef, depth);\n\t\t\t}\n\t\t}\n",
-		        id, (unsigned)m->tag, cons ? 0x20 : 0, (unsigned)m->tag, ti);
+		             "\t\t\t\treturn pass_over(r, p, lim, indef, depth);\n\t\t\t}\n",
+		        (unsigned)m->tag, ti);
 	} else {
-		if (m->tag != UINT32_MAX) {
+		if (m->tag != UINT32_MAX)
 			refuse(t->name, NULL, "an item tag of more than one octet");
-		}
-		fputs("\t\tif (!header(r, p, lim, &h))\n\t\t\treturn NULL;\n", out);
+		fputs("\t\t{\n\t\t\tif (!header(r, p, lim, depth, &h))\n\t\t\t\treturn NULL;\n", out);
 	}
-	fputs("\t\tvoid *item = NULL;\n", out);
-	emit_value("\t\t", m->type, m->tag_mode, "&item", "&h", "p", "lim");
-	fputs("\t\tif (!e)\n\t\t\treturn r->code ? NULL : give_up(r, p, lim, indef, depth);\n"
-	      "\t\tp = e;\n\t\tif (!list_add(r, &li, item))\n\t\t\treturn NULL;\n\t}\n"
-	      "\tr->depth = depth - 1;\n\treturn list_end(r, st, &li, p);\n}\n", out);
+	fprintf(out, "\t\t\tif (!(x = node(r, %s)))\n\t\t\t\treturn NULL;\n", size);
+	emit_value("\t\t\t", m->type, m->tag_mode, "x", "&h", "p", "lim", "depth", 0);
+	fputs("\t\t}\n\t\tif (!e)\n\t\t\treturn r->code ? NULL : pass_over(r, p, lim, indef, depth);\n"
+	      "\t\tp = e;\n\t\tif (!list_add(r, &li, x))\n\t\t\treturn NULL;\n\t}\n"
+	      "\treturn list_end(r, st, &li, p);\n}\n", out);
 }
 
 static void emit_choice(int ti)
 {
 	const gen_type *g = &S->types[ti];
 	const schema_type *t = &g->t;
-	char size[2 * GEN_NAME + 32], po[2 * GEN_NAME + 64], ps[2 * GEN_NAME + 64],
-		slot[3 * GEN_NAME + 64];
-	gen_size_expr(g, size, sizeof size);
+	char po[2 * GEN_NAME + 64], ps[2 * GEN_NAME + 64];
 	gen_pres_offset_expr(g, po, sizeof po);
 	gen_pres_size_expr(g, ps, sizeof ps);
-	fprintf(out, "\n/* %s */\n%s pos c_%d(reader *r, void **slot, int tagged, pos p, pos lim, "
-	             "const hdr *hp)\n{\n"
-	             "\tchar *st = slot_node(r, slot, %s);\n\tif (!st)\n\t\treturn NULL;\n"
-	             "\tchoice_frame f = { .ap = p, .alim = lim, .depth = r->depth };\n"
-	             "\thdr ah;\n\tpos e;\n\tvoid *v;\n\t(void)v;\n"
+	fprintf(out, "\n/* %s */\n%s pos c_%d(reader *r, char *st, int tagged, pos p, pos lim, "
+	             "const hdr *hp, unsigned depth)\n{\n"
+	             "\tchoice_frame f = { .ap = p, .alim = lim, .depth = depth };\n"
+	             "\thdr ah;\n\tpos e;\n\tchar *x;\n"
 	             "\tif (tagged) {\n\t\tint k = choice_open(r, %d, p, lim, &hp, &ah, &f);\n"
-	             "\t\tif (k <= 0)\n\t\t\treturn k ? give_up(r, f.ap, f.alim, f.indef, f.depth) : NULL;\n"
+	             "\t\tif (k <= 0)\n\t\t\treturn k ? pass_over(r, f.ap, f.alim, f.indef, f.depth) : NULL;\n"
 	             "\t}\n"
 	             "\tswitch (hp->tag) {\n",
-	        t->name, linkage(ti), ti, size, ti);
+	        t->name, linkage(ti), ti, ti);
 	for (int i = 0; i < t->count; i++) {
 		int k = t->first + i;
 		const schema_member *m = &S->members[k].m;
@@ -353,8 +347,8 @@ static void emit_choice(int ti)
 			continue;
 		}
 		fprintf(out, "\t\t/* %s */\n\t\tschema_present_set(st + %s, %s, %d);\n", m->name, po, ps, i + 1);
-		slot_of(k, slot, sizeof slot);
-		emit_value("\t\t", m->type, m->tag_mode, slot, "hp", "f.ap", "f.alim");
+		place("\t\t", k);
+		emit_value("\t\t", m->type, m->tag_mode, "x", "hp", "f.ap", "f.alim", "f.depth", 0);
 		fputs("\t\tbreak;\n", out);
 	}
 	fprintf(out, "\tdefault:\n\t\te = choice_unknown(r, %d, %d, tagged, hp, &f);\n\t}\n"
@@ -380,14 +374,14 @@ int emit_ber_readers(const gen_schema *s, FILE *f)
 	for (int i = 0; i < s->ntypes; i++) {
 		int k = s->types[i].t.kind;
 		if (k == SK_SEQUENCE)
-			fprintf(f, "%s pos s_%d(reader *r, void **slot, pos p, pos lim, int indef);\n",
+			fprintf(f, "%s pos s_%d(reader *r, char *st, pos p, pos lim, int indef, unsigned depth);\n",
 			        linkage(i), i);
 		else if (k == SK_SEQUENCE_OF || k == SK_SET_OF)
-			fprintf(f, "%s pos l_%d(reader *r, void **slot, pos p, pos lim, int indef);\n",
+			fprintf(f, "%s pos l_%d(reader *r, char *st, pos p, pos lim, int indef, unsigned depth);\n",
 			        linkage(i), i);
 		else if (k == SK_CHOICE)
-			fprintf(f, "%s pos c_%d(reader *r, void **slot, int tagged, pos p, pos lim, "
-			           "const hdr *hp);\n", linkage(i), i);
+			fprintf(f, "%s pos c_%d(reader *r, char *st, int tagged, pos p, pos lim, "
+			           "const hdr *hp, unsigned depth);\n", linkage(i), i);
 	}
 	for (int i = 0; i < s->ntypes; i++) {
 		int k = s->types[i].t.kind;
@@ -402,13 +396,16 @@ int emit_ber_readers(const gen_schema *s, FILE *f)
 	fputs("\n/* Each type as the root of a message: its own tag (an untagged CHOICE: none). */\n", f);
 	for (int i = 0; i < s->ntypes; i++) {
 		const schema_type *t = &s->types[i].t;
+		char size[2 * GEN_NAME + 32];
+		gen_size_expr(&s->types[i], size, sizeof size);
 		fprintf(f, "\nstatic pos root_%d(reader *r, void **slot, pos p, pos lim, const hdr *hp)\n{\n"
-		           "\tpos e;\n\t(void)lim;\n",
+		           "\tpos e;\n\tchar *x;\n\t(void)lim;\n",
 		        i);
 		if (t->tag_count)
 			fprintf(f, "\tif (hp->tag != 0x%xu)\n\t\treturn mismatch(r, p, %d);\n",
 			        (unsigned)s->tags[t->tags], i);
-		emit_value("\t", i, 0, "slot", "hp", "p", "lim");
+		fprintf(f, "\tif (!(x = *slot ? *slot : put_node(r, slot, %s)))\n\t\treturn NULL;\n", size);
+		emit_value("\t", i, 0, "x", "hp", "p", "lim", "0", 0);
 		fputs("\treturn e;\n}\n", f);
 	}
 	fputs("\ntypedef pos root_reader(reader *r, void **slot, pos p, pos lim, const hdr *hp);\n"
