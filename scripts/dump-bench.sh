@@ -10,12 +10,16 @@
 #   scripts/dump-bench.sh [BUILD_DIR [COUNT]]     (default build, 1000000)
 # DUMP_BENCH_PART=logs runs (b) only, DUMP_BENCH_PART=tshark (a) only.
 # Needs a built tree (megaco-dump, dump-mkpcap) and tshark for (a).
+# dump-mkpcap (a test tool) is taken from BUILD_DIR, or from build/ when
+# BUILD_DIR has no tests (a Release build made as scripts/bench.sh makes
+# it), or from $DUMP_MKPCAP: it only writes the capture, untimed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 count=${2:-1000000}
 dump=$build/tools/megaco-dump
-mkpcap=$build/tests/dump-mkpcap
+mkpcap=${DUMP_MKPCAP:-$build/tests/dump-mkpcap}
+[[ -x $mkpcap || -n ${DUMP_MKPCAP:-} ]] || mkpcap=build/tests/dump-mkpcap
 for t in "$dump" "$mkpcap"; do
   [[ -x $t ]] || { echo "dump-bench: $t not built (cmake --build $build)" >&2; exit 2; }
 done
