@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "megaco/version.h"
+#include "MegacoMessage.h"
 #include "asn1_settle.h"
 #include "internal.h"
 #include "name_convert.h"
@@ -120,7 +121,7 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "cannot encode to encoding %d",
 		                 (int)enc);
 	/* The v3 model can hold what a v1/v2 message must not carry; one gate for every encoding. */
-	int rc = version_check_model(msg->model, megaco_message_version(msg), !text, err);
+	int rc = version_check_model(msg->model, msg->model->mess.version, !text, err);
 	if (rc != MEGACO_OK)
 		return rc;
 	if (msg->form != (text ? MEGACO_NAMES_TEXT : MEGACO_NAMES_BINARY))

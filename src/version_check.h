@@ -18,6 +18,6 @@ struct MegacoMessage;
  * MEGACO_ERR_VERSION_MISMATCH naming the first offending element (as
  * "Type.member") in err; or MEGACO_ERR_VERSION for a version outside 1..3.
  */
-int version_check_model(const struct MegacoMessage *m, int version, int binary, megaco_error *err);
+int version_check_model(const struct MegacoMessage *m, long version, int binary, megaco_error *err);
 
 #endif
