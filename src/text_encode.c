@@ -31,6 +31,7 @@
 #include "internal.h"
 #include "text_enc_writer.h"
 #include "text_model_rules.h"
+#include "text_scan.h"
 #include "validate.h"
 
 #if defined(__SSE2__)
@@ -997,9 +998,25 @@ static void parm_values(enc *e, OCTET_STRING_t *const *v, int count, int kind, l
 	      : (x)->present == T##__extraInfo_PR_range    ? (long)(x)->choice.range             \
 	      : (x)->present == T##__extraInfo_PR_sublist  ? (long)(x)->choice.sublist : 0L)
 
+/*
+ * A name where the grammar reads a plain word (a property's or a parameter's
+ * name): one spelled as a keyword ("v", "SI") would read back as that
+ * keyword. Keywords have no '/', so a package/item name never is one.
+ */
+static void word_name(enc *e, const OCTET_STRING_t *s, const char *what)
+{
+	if (s->buf && s->size > 0 && !memchr(s->buf, '/', (size_t)s->size) &&
+	    text_keyword_lookup((const char *)s->buf, (size_t)s->size) >= 0) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "%s '%.*s' is a keyword's spelling, which it would read back as",
+		     what, s->size, (const char *)s->buf);
+		return;
+	}
+	name(e, s, what);
+}
+
 static void property(enc *e, const PropertyParm_t *p, unsigned l)
 {
-	name(e, &p->name, "property name");
+	word_name(e, &p->name, "property name");
 	int kind = p->extraInfo ? (int)p->extraInfo->present : 0;
 	long flag = EXTRA_INFO_FLAG(p->extraInfo, PropertyParm);
 	parm_values(e, p->value.list.array, p->value.list.count, kind, flag, l);
@@ -1007,7 +1024,7 @@ static void property(enc *e, const PropertyParm_t *p, unsigned l)
 
 static void event_parameter(enc *e, const EventParameter_t *p, unsigned l)
 {
-	name(e, &p->eventParameterName, "event parameter name");
+	word_name(e, &p->eventParameterName, "event parameter name");
 	int kind = p->extraInfo ? (int)p->extraInfo->present : 0;
 	long flag = EXTRA_INFO_FLAG(p->extraInfo, EventParameter);
 	/* dd/ce's digit string is quoted even when it is a plain token (as Erlang does). */
@@ -1023,7 +1040,7 @@ static void event_parameter(enc *e, const EventParameter_t *p, unsigned l)
 
 static void sig_parameter(enc *e, const SigParameter_t *p, unsigned l)
 {
-	name(e, &p->sigParameterName, "signal parameter name");
+	word_name(e, &p->sigParameterName, "signal parameter name");
 	int kind = p->extraInfo ? (int)p->extraInfo->present : 0;
 	long flag = EXTRA_INFO_FLAG(p->extraInfo, SigParameter);
 	parm_values(e, p->value.list.array, p->value.list.count, kind, flag, l);
@@ -1792,7 +1809,7 @@ static void ind_aud_property(enc *e, const IndAudPropertyParm_t *p, int *n, int 
 	}
 	SEP(e, *n, l);
 	if (!p->propertyParms || !one_item)
-		name(e, &p->name, "property name");
+		word_name(e, &p->name, "property name");
 	if (p->propertyParms) {
 		if (!one_item)
 			SEP(e, *n, l);

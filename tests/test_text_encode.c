@@ -709,6 +709,13 @@ static void e_quote_in_value(void)
 	desc(r, AmmDescriptor_PR_mediaDescriptor)->choice.mediaDescriptor.termStateDescr = t;
 	app(&t->propertyParms.list, P("x/y", "say \"hi\""));
 }
+static void e_property_keyword(void)
+{
+	AmmRequest_t *r = amm(request(msg(1), 1, 1), Command_PR_addReq, "t/1");
+	TerminationStateDescriptor_t *t = NEW(TerminationStateDescriptor_t);
+	desc(r, AmmDescriptor_PR_mediaDescriptor)->choice.mediaDescriptor.termStateDescr = t;
+	app(&t->propertyParms.list, P("SI", "1")); /* ServiceStates' short spelling */
+}
 /* v1 Add = t/1 { Media { Local or Remote { } } }: the empty descriptor. */
 static LocalRemoteDescriptor_t *sdp_desc(int remote)
 {
@@ -1156,6 +1163,8 @@ static const enc_case cases[] = {
 	  NULL },
 	{ "device name of 65 characters", e_mid_device_long, MEGACO_ERR_CONSTRAINT,
 	  "in at most 64 characters", NULL },
+	{ "property named as a keyword", e_property_keyword, MEGACO_ERR_CONSTRAINT,
+	  "property name 'SI' is a keyword's spelling", NULL },
 	{ "profile without a version", e_profile_no_version, MEGACO_ERR_CONSTRAINT,
 	  "serviceChangeProfile: profile name not of the form name/version", NULL },
 	{ "profile name starting with a digit", e_profile_digit_first, MEGACO_ERR_CONSTRAINT,
