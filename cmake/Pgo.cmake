@@ -138,3 +138,9 @@ foreach(t ${_pgo_libs})
   get_target_property(_srcs ${t} SOURCES)
   set_property(SOURCE ${_srcs} APPEND PROPERTY OBJECT_DEPENDS ${_pgo_stamp})
 endforeach()
+# megaco_asn1_lib compiles megaco_asn1's sources, so that source property
+# reaches its objects too: without the order, a parallel fresh build asks its
+# objects for a stamp whose rule belongs to another target.
+if(TARGET megaco_asn1_lib)
+  add_dependencies(megaco_asn1_lib megaco_pgo_profile)
+endif()
