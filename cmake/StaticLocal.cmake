@@ -60,10 +60,27 @@ if(MEGACO_LINKER_PACKS_RELOCS)
 endif()
 add_library(megaco::megaco ALIAS megaco_shared)
 
+# The -r link needs GNU ld's --gc-keep-exported. With clang, CMAKE_LINKER is
+# ld.lld, which has no such option: GNU ld (ld.bfd) does that step when it is
+# installed, and otherwise the archive keeps every section (bigger, same API).
+set(_megaco_ld_r ${CMAKE_LINKER})
+set(_megaco_ld_gc --gc-sections --gc-keep-exported)
+execute_process(COMMAND ${CMAKE_LINKER} --help OUTPUT_VARIABLE _ld_help ERROR_QUIET)
+if(NOT _ld_help MATCHES "gc-keep-exported")
+  get_filename_component(_ld_dir ${CMAKE_LINKER} DIRECTORY)
+  find_program(MEGACO_GNU_LD NAMES ld.bfd HINTS ${_ld_dir})
+  if(MEGACO_GNU_LD)
+    set(_megaco_ld_r ${MEGACO_GNU_LD})
+  else()
+    set(_megaco_ld_gc "")
+    message(STATUS "libmegaco.a keeps unreached sections: ${CMAKE_LINKER} has no --gc-keep-exported")
+  endif()
+endif()
+
 set(_megaco_relocatable ${CMAKE_CURRENT_BINARY_DIR}/megaco_static_obj/megaco.o)
 add_custom_command(OUTPUT ${_megaco_relocatable}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/megaco_static_obj
-  COMMAND ${CMAKE_LINKER} -r --gc-sections --gc-keep-exported -o ${_megaco_relocatable}.all
+  COMMAND ${_megaco_ld_r} -r ${_megaco_ld_gc} -o ${_megaco_relocatable}.all
           $<TARGET_OBJECTS:megaco_core> $<TARGET_OBJECTS:megaco_asn1_lib>
   COMMAND ${CMAKE_OBJCOPY} --localize-hidden ${_megaco_relocatable}.all ${_megaco_relocatable}
   COMMAND ${CMAKE_COMMAND} -E remove ${_megaco_relocatable}.all
