@@ -641,24 +641,10 @@ static inline int levels_ok(pw *w, unsigned type, const char *v, unsigned max_de
 	return levels_walk(w, type, v, max_depth);
 }
 
-/* The type whose member m is; -1 for none. */
-static int parent_of(const schema_member *m)
-{
-	uintptr_t at = (uintptr_t)m, base = (uintptr_t)schema_members;
-	if (at < base || at >= base + SCHEMA_NMEMBERS * sizeof *m)
-		return -1;
-	unsigned k = (unsigned)((at - base) / sizeof *m);
-	for (int i = 0; i < SCHEMA_NTYPES; i++)
-		if (schema_types[i].count && k >= schema_types[i].first &&
-		    k < (unsigned)schema_types[i].first + schema_types[i].count)
-			return i;
-	return -1;
-}
-
 static int report(const pw *w, int A, unsigned max_depth, megaco_error *err)
 {
 	const schema_member *m = w->fail_member;
-	int parent = m ? parent_of(m) : -1;
+	int parent = m ? schema_parent_of(m) : -1;
 	const char *name = parent >= 0 ? schema_types[parent].name
 	                   : w->fail_type >= 0 ? schema_types[w->fail_type].name
 	                                       : "value";
