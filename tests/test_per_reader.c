@@ -19,33 +19,11 @@
 
 static corpus *C;
 
-typedef struct grow_buf {
-	unsigned char *p;
-	size_t len, cap;
-} grow_buf;
-
-static int grow_write(const void *data, size_t size, void *key)
-{
-	grow_buf *g = key;
-	if (g->len + size > g->cap) {
-		size_t cap = g->cap ? g->cap : 256;
-		while (cap < g->len + size)
-			cap *= 2;
-		g->p = realloc(g->p, cap);
-		if (!g->p)
-			return -1;
-		g->cap = cap;
-	}
-	memcpy(g->p + g->len, data, size);
-	g->len += size;
-	return 0;
-}
-
 /* asn1c's DER of a model: equal bytes, equal models. */
-static grow_buf der_of(const void *model)
+static byte_sink der_of(const void *model)
 {
-	grow_buf g = { 0 };
-	asn_enc_rval_t r = der_encode(&asn_DEF_MegacoMessage, (void *)model, grow_write, &g);
+	byte_sink g = { 0 };
+	asn_enc_rval_t r = der_encode(&asn_DEF_MegacoMessage, (void *)model, byte_sink_write, &g);
 	assert_true(r.encoded >= 0);
 	return g;
 }
@@ -58,7 +36,7 @@ static unsigned char *read_aper(const corpus_entry *e, size_t *len)
 	return read_file(path, len);
 }
 
-static int read_aligned(const unsigned char *b, size_t n, unsigned max_depth, grow_buf *model,
+static int read_aligned(const unsigned char *b, size_t n, unsigned max_depth, byte_sink *model,
                         size_t *consumed)
 {
 	megaco_arena a;
@@ -83,12 +61,12 @@ static void test_corpus_equals_ber(void **state)
 		unsigned char *b = read_aper(e, &n);
 		if (!b)
 			continue;
-		grow_buf got = { 0 };
+		byte_sink got = { 0 };
 		int rc = read_aligned(b, n, MEGACO_DEPTH_CEILING, &got, &used);
 		if (rc != PER_OK || used != n)
 			fail_msg("%s: aligned PER gives %d, %zu of %zu bytes", e->name, rc, used, n);
 		megaco_message *m = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, NULL, NULL);
-		grow_buf want = der_of(megaco_message_model_const(m));
+		byte_sink want = der_of(megaco_message_model_const(m));
 		assert_bytes_equal(e->name, got.p, got.len, want.p, want.len);
 		megaco_message_free(m);
 		free(got.p);

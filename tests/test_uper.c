@@ -35,6 +35,24 @@
 
 static corpus *the_corpus;
 
+/*
+ * The corpus entry at *i or after it that has a PER file (and is valid,
+ * with valid_only): *i and *e moved to it, its bytes returned (malloc'd,
+ * length *n); NULL when no entry is left.
+ */
+static unsigned char *next_per(size_t *i, int valid_only, const corpus_entry **e, size_t *n)
+{
+	for (; *i < the_corpus->count; ++*i) {
+		*e = &the_corpus->entries[*i];
+		if (!(*e)->path[MEGACO_ENC_PER - 1] || (valid_only && !(*e)->valid))
+			continue;
+		unsigned char *b = read_file((*e)->path[MEGACO_ENC_PER - 1], n);
+		assert_non_null(b);
+		return b;
+	}
+	return NULL;
+}
+
 /* --- the reference by the module of the message's version ----------------- */
 
 /*
@@ -119,44 +137,22 @@ static void module_for(long v)
 	}
 }
 
-typedef struct grow_buf {
-	unsigned char *p;
-	size_t len, cap;
-} grow_buf;
-
-static int grow_write(const void *data, size_t size, void *key)
-{
-	grow_buf *g = key;
-	if (g->len + size > g->cap) {
-		size_t cap = g->cap ? g->cap : 256;
-		while (cap < g->len + size)
-			cap *= 2;
-		g->p = realloc(g->p, cap);
-		if (!g->p)
-			return -1;
-		g->cap = cap;
-	}
-	memcpy(g->p + g->len, data, size);
-	g->len += size;
-	return 0;
-}
-
 /* DER and canonical XER of a model, concatenated: what "identical model" means here. */
-static grow_buf dump(void *model)
+static byte_sink dump(void *model)
 {
-	grow_buf g = { 0 };
-	asn_enc_rval_t r = der_encode(&asn_DEF_MegacoMessage, model, grow_write, &g);
-	grow_write(r.encoded < 0 ? "DER-FAIL|" : "|", r.encoded < 0 ? 9 : 1, &g);
-	r = xer_encode(&asn_DEF_MegacoMessage, model, XER_F_CANONICAL, grow_write, &g);
+	byte_sink g = { 0 };
+	asn_enc_rval_t r = der_encode(&asn_DEF_MegacoMessage, model, byte_sink_write, &g);
+	byte_sink_write(r.encoded < 0 ? "DER-FAIL|" : "|", r.encoded < 0 ? 9 : 1, &g);
+	r = xer_encode(&asn_DEF_MegacoMessage, model, XER_F_CANONICAL, byte_sink_write, &g);
 	if (r.encoded < 0)
-		grow_write("XER-FAIL", 8, &g);
+		byte_sink_write("XER-FAIL", 8, &g);
 	return g;
 }
 
 typedef struct verdict {
 	int code;        /* PER_OK / PER_STARVED / PER_FAIL / PER_VERSION */
 	size_t consumed; /* bytes, when ok */
-	grow_buf model;  /* dump, when ok */
+	byte_sink model;  /* dump, when ok */
 	long version;    /* asn1c: Message.version as far as it got (0 if not that far) */
 	int or_code;     /* the reference: a second verdict code also right, or -1 */
 } verdict;
@@ -263,19 +259,16 @@ static void test_corpus_encode(void **state)
 {
 	(void)state;
 	size_t done = 0;
-	for (size_t i = 0; i < the_corpus->count; i++) {
-		const corpus_entry *e = &the_corpus->entries[i];
-		if (!e->path[MEGACO_ENC_PER - 1] || !e->valid)
-			continue;
-		size_t n;
-		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
-		assert_non_null(b);
+	const corpus_entry *e;
+	unsigned char *b;
+	size_t n;
+	for (size_t i = 0; (b = next_per(&i, 1, &e, &n)); i++) {
 		void *model = NULL;
 		verdict v = by_asn1c(b, n, &model);
 		assert_int_equal(v.code, PER_OK);
-		grow_buf ref = { 0 };
+		byte_sink ref = { 0 };
 		module_for(((MegacoMessage_t *)model)->mess.version);
-		asn_enc_rval_t r = uper_encode(&asn_DEF_MegacoMessage, model, grow_write, &ref);
+		asn_enc_rval_t r = uper_encode(&asn_DEF_MegacoMessage, model, byte_sink_write, &ref);
 		module_for(LONG_MAX);
 		assert_true(r.encoded > 0);
 		assert_bytes_equal(e->name, ref.p, ref.len, b, n);
@@ -323,11 +316,11 @@ static int collect(const walk_node *n, void *ctx)
 /* The writer's verdict and bytes against asn_check_constraints() + uper_encode(). */
 static void writer_agrees(const char *name, const char *what, void *model)
 {
-	grow_buf ref = { 0 };
+	byte_sink ref = { 0 };
 	module_for(((MegacoMessage_t *)model)->mess.version);
 	int ok = asn_check_constraints(&asn_DEF_MegacoMessage, model, NULL, NULL) == 0;
 	if (ok)
-		ok = uper_encode(&asn_DEF_MegacoMessage, model, grow_write, &ref).encoded >= 0;
+		ok = uper_encode(&asn_DEF_MegacoMessage, model, byte_sink_write, &ref).encoded >= 0;
 	module_for(LONG_MAX);
 	static unsigned char out[65536];
 	size_t len = 0;
@@ -393,12 +386,10 @@ static void test_encode_mutations(void **state)
 	(void)state;
 	static leaf_list l;
 	size_t tried = 0;
-	for (size_t i = 0; i < the_corpus->count; i++) {
-		const corpus_entry *e = &the_corpus->entries[i];
-		if (!e->path[MEGACO_ENC_PER - 1] || !e->valid)
-			continue;
-		size_t n;
-		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
+	const corpus_entry *e;
+	unsigned char *b;
+	size_t n;
+	for (size_t i = 0; (b = next_per(&i, 1, &e, &n)); i++) {
 		void *model = NULL;
 		verdict v = by_asn1c(b, n, &model);
 		assert_int_equal(v.code, PER_OK);
@@ -470,12 +461,10 @@ static void test_depth_agrees(void **state)
 {
 	(void)state;
 	unsigned refused = 0;
-	for (size_t i = 0; i < the_corpus->count; i++) {
-		const corpus_entry *e = &the_corpus->entries[i];
-		if (!e->path[MEGACO_ENC_PER - 1] || !e->valid)
-			continue;
-		size_t n;
-		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
+	const corpus_entry *e;
+	unsigned char *b;
+	size_t n;
+	for (size_t i = 0; (b = next_per(&i, 1, &e, &n)); i++) {
 		megaco_message *m = NULL;
 		assert_int_equal(megaco_decode(MEGACO_ENC_PER, b, n, NULL, &m, NULL), MEGACO_OK);
 		for (unsigned d = 1; d <= 40; d++) {
@@ -504,12 +493,10 @@ static void test_corpus_decode(void **state)
 {
 	(void)state;
 	size_t done = 0;
-	for (size_t i = 0; i < the_corpus->count; i++) {
-		const corpus_entry *e = &the_corpus->entries[i];
-		if (!e->path[MEGACO_ENC_PER - 1] || !e->valid)
-			continue;
-		size_t n;
-		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
+	const corpus_entry *e;
+	unsigned char *b;
+	size_t n;
+	for (size_t i = 0; (b = next_per(&i, 1, &e, &n)); i++) {
 		verdict x = by_asn1c(b, n, NULL), y = by_reader(b, n);
 		assert_int_equal(x.code, PER_OK);
 		assert_int_equal(y.code, PER_OK);
@@ -536,12 +523,10 @@ static void test_mutations(void **state)
 		test_light_note("test_mutations flips one bit per octet (bit = octet index mod 8) "
 		                "instead of all 8, and sets each octet to 00 or FF in turn instead "
 		                "of both; every truncation as before");
-	for (size_t i = 0; i < the_corpus->count; i++) {
-		const corpus_entry *e = &the_corpus->entries[i];
-		if (!e->path[MEGACO_ENC_PER - 1])
-			continue;
-		size_t n;
-		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
+	const corpus_entry *e;
+	unsigned char *b;
+	size_t n;
+	for (size_t i = 0; (b = next_per(&i, 0, &e, &n)); i++) {
 		unsigned char *m = malloc(n + 2);
 		for (size_t cut = 0; cut <= n + 1; cut++) {
 			memcpy(m, b, n);
@@ -577,12 +562,10 @@ static void test_large_input(void **state)
 {
 	(void)state;
 	const size_t big = 5000;
-	for (size_t i = 0; i < the_corpus->count; i++) {
-		const corpus_entry *e = &the_corpus->entries[i];
-		if (!e->path[MEGACO_ENC_PER - 1])
-			continue;
-		size_t n;
-		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
+	const corpus_entry *e;
+	unsigned char *b;
+	size_t n;
+	for (size_t i = 0; (b = next_per(&i, 0, &e, &n)); i++) {
 		unsigned char *m = calloc(1, big);
 		assert_non_null(m);
 		memcpy(m, b, n < big ? n : big);
@@ -599,12 +582,11 @@ static void test_depth_bound(void **state)
 {
 	(void)state;
 	unsigned deepest = 0;
-	for (size_t i = 0; i < the_corpus->count; i++) {
-		const corpus_entry *e = &the_corpus->entries[i];
-		if (!e->path[MEGACO_ENC_PER - 1] || !e->valid)
-			continue;
-		size_t n, used;
-		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
+	const corpus_entry *e;
+	unsigned char *b;
+	size_t n;
+	for (size_t i = 0; (b = next_per(&i, 1, &e, &n)); i++) {
+		size_t used;
 		unsigned d = 0;
 		int rc;
 		do {
@@ -633,12 +615,11 @@ static void test_list_grows_after_decode(void **state)
 {
 	(void)state;
 	unsigned grown = 0;
-	for (size_t i = 0; i < the_corpus->count; i++) {
-		const corpus_entry *e = &the_corpus->entries[i];
-		if (!e->path[MEGACO_ENC_PER - 1] || !e->valid)
-			continue;
-		size_t n, used;
-		unsigned char *b = read_file(e->path[MEGACO_ENC_PER - 1], &n);
+	const corpus_entry *e;
+	unsigned char *b;
+	size_t n;
+	for (size_t i = 0; (b = next_per(&i, 1, &e, &n)); i++) {
+		size_t used;
 		megaco_arena a;
 		arena_init(&a, NULL, 4096);
 		MegacoMessage_t *m = NULL;
@@ -745,7 +726,7 @@ static void test_v1_module(void **state)
 				assert_int_equal(used, ns[v]);
 				assert_int_equal(back->mess.version, v + 1);
 				back->mess.version = 1;
-				grow_buf x = dump(back), y = dump(m);
+				byte_sink x = dump(back), y = dump(m);
 				assert_bytes_equal(e->name, x.p, x.len, y.p, y.len);
 				free(x.p);
 				free(y.p);

@@ -368,3 +368,21 @@ unsigned char *big_message(unsigned ntrans, size_t *len)
 	*len = n;
 	return (unsigned char *)b;
 }
+
+int byte_sink_write(const void *data, size_t size, void *key)
+{
+	byte_sink *g = key;
+	if (g->len + size > g->cap) {
+		size_t cap = g->cap ? g->cap : 256;
+		while (cap < g->len + size)
+			cap *= 2;
+		unsigned char *p = realloc(g->p, cap);
+		if (!p)
+			return -1;
+		g->p = p;
+		g->cap = cap;
+	}
+	memcpy(g->p + g->len, data, size);
+	g->len += size;
+	return 0;
+}

@@ -77,6 +77,15 @@ unsigned char *read_file(const char *path, size_t *len);
 void assert_encodes_to(const char *name, const megaco_message *m, megaco_encoding enc,
                        const megaco_options *o, const unsigned char *want, size_t want_len);
 
+/* A growing malloc'd byte buffer; start from { 0 }, free p. */
+typedef struct byte_sink {
+	unsigned char *p;
+	size_t len, cap;
+} byte_sink;
+
+/* asn1c's output callback appending to the byte_sink key; -1 when realloc fails. */
+int byte_sink_write(const void *data, size_t size, void *key);
+
 /* Fails the current test with a message and the first differing offset. */
 void assert_bytes_equal(const char *what, const unsigned char *a, size_t alen,
                         const unsigned char *b, size_t blen);
