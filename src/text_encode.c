@@ -357,23 +357,31 @@ static void list_kw(enc *e, int *n, int l, int id)
  */
 #if defined(__SSE2__)
 /*
- * Nonzero when one of the 16 octets of x is not a name octet (not_name[]
- * for 16 octets at once): below '!', the 0x22-0x23, 0x3A-0x3E ranges, the
- * brackets and braces ("[]" are "{}" without bit 5), ',' and DEL.
+ * Bit k set when octet k of x is not a name octet (not_name[] for 16 octets
+ * at once), or when high is all ones and octet k is above 0x7F (a termination
+ * ID's pathNAME is ASCII). Each range is moved to the bottom of the signed
+ * octet range by one addition, so one signed compare tests it: 0x00-0x20 and
+ * DEL (plus one; this also catches every octet above 0x7F, which the sign
+ * bits of x then let through unless high), 0x22-0x23, 0x3A-0x3E; then the
+ * brackets and braces ("[]" are "{}" without bit 5) and ','.
  */
-static inline int not_name16(__m128i x)
+static inline int not_name16_hi(__m128i x, int high)
 {
-	__m128i m = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x);
-	__m128i t = _mm_sub_epi8(x, _mm_set1_epi8(0x3A));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(4)), t));
-	t = _mm_sub_epi8(x, _mm_set1_epi8(0x22));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(1)), t));
+	__m128i m = _mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8(1)), _mm_set1_epi8(0x22));
+	m = _mm_or_si128(m, _mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x5E)),
+	                                   _mm_set1_epi8(-128 + 2)));
+	m = _mm_or_si128(m, _mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x46)),
+	                                   _mm_set1_epi8(-128 + 5)));
 	__m128i y = _mm_or_si128(x, _mm_set1_epi8(0x20));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(y, _mm_set1_epi8(0x7B)));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(y, _mm_set1_epi8(0x7D)));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x2C)));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7F)));
-	return _mm_movemask_epi8(m);
+	return _mm_movemask_epi8(m) & (high | ~_mm_movemask_epi8(x));
+}
+
+static inline int not_name16(__m128i x)
+{
+	return not_name16_hi(x, 0);
 }
 #endif
 
@@ -517,7 +525,7 @@ TW_COLD void name_fail(enc *e, const OCTET_STRING_t *s, const TerminationID_t *t
 /*
  * A name written as the model holds it; with tid set (a termination ID's
  * pathNAME) octets above 0x7F are refused too, in the same checks: high is
- * then all ones, and each vector's sign bits join its mask.
+ * then all ones, and not_name16_hi keeps those octets in its mask.
  */
 TW_INLINE void name_as(enc *e, const OCTET_STRING_t *s, const TerminationID_t *tid,
                        const char *what)
@@ -541,8 +549,7 @@ TW_INLINE void name_as(enc *e, const OCTET_STRING_t *s, const TerminationID_t *t
 		if (k >= 16) {
 			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
 			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + k - 16));
-			if (not_name16(a) | not_name16(b) |
-			    (_mm_movemask_epi8(_mm_or_si128(a, b)) & high)) {
+			if (not_name16_hi(a, high) | not_name16_hi(b, high)) {
 				name_fail(e, s, tid, what);
 				return;
 			}
@@ -552,7 +559,7 @@ TW_INLINE void name_as(enc *e, const OCTET_STRING_t *s, const TerminationID_t *t
 			__m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
 			__m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + k - 8));
 			__m128i ab = _mm_unpacklo_epi64(a, b);
-			if (not_name16(ab) | (_mm_movemask_epi8(ab) & high)) {
+			if (not_name16_hi(ab, high)) {
 				name_fail(e, s, tid, what);
 				return;
 			}
@@ -563,7 +570,7 @@ TW_INLINE void name_as(enc *e, const OCTET_STRING_t *s, const TerminationID_t *t
 			memcpy(&a, p, 4);
 			memcpy(&b, p + k - 4, 4);
 			__m128i ab = _mm_set_epi32((int)a, (int)b, (int)a, (int)b);
-			if (not_name16(ab) | (_mm_movemask_epi8(ab) & high)) {
+			if (not_name16_hi(ab, high)) {
 				name_fail(e, s, tid, what);
 				return;
 			}
