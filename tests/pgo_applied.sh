@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A profile-guided build (MEGACO_PGO=ON, cmake/Pgo.cmake) must really have
 # compiled the library with its profile. GCC then puts the functions the
-# profile shows hot into a .text.hot section, which a plain build's objects
+# profile shows hot into a .text.hot section (.text.hot.NAME with
+# -ffunction-sections), which a plain build's objects
 # do not have. Checked: each codec module's object has one, and the
 # generated parser's and scanners' entry points are in theirs. (A library
 # function left without a profile is caught when the build compiles it:
@@ -17,8 +18,9 @@ for o in "$@"; do
 done
 fail=0
 
-hot_index() { # object: the index of its .text.hot section, or nothing
-	"$readelf" -SW "$1" | sed -n 's/^ *\[ *\([0-9]*\)\] \.text\.hot .*/\1/p'
+hot_indices() { # object: the indices of its hot sections (.text.hot, or
+	# .text.hot.FUNCTION when it is compiled a section per function), one a line
+	"$readelf" -SW "$1" | sed -n 's/^ *\[ *\([0-9]*\)\] \.text\.hot[ .].*/\1/p'
 }
 
 check() { # object-file-name [function]: the object (and function) is hot
@@ -28,12 +30,12 @@ check() { # object-file-name [function]: the object (and function) is hot
 		fail=1
 		return
 	fi
-	idx=$(hot_index "$f")
+	idx=$(hot_indices "$f" | paste -sd ' ')
 	if [[ -z $idx ]]; then
 		echo "FAIL: $1 has no .text.hot section: compiled without its profile?"
 		fail=1
 	elif [[ -n ${2:-} ]] && ! "$readelf" -sW "$f" |
-		awk -v h="$idx" -v fn="$2" '$4 == "FUNC" && $7 == h && $8 == fn { ok = 1 } END { exit !ok }'; then
+		awk -v h=" $idx " -v fn="$2" '$4 == "FUNC" && index(h, " " $7 " ") && $8 == fn { ok = 1 } END { exit !ok }'; then
 		echo "FAIL: $2 is not in $1's .text.hot section"
 		fail=1
 	else
