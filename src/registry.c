@@ -380,58 +380,26 @@ size_t reg_param_to_name(const reg_item *item, const uint8_t id[2], char *buf)
 /* --- building -------------------------------------------------------------- */
 
 /*
- * The registry's own, writable copy of the package called name: a built-in
- * package is copied (its vectors still pointing at the built-in arrays) and
- * the copy takes its place in the registry's vectors. NULL when there is no
- * such package; *rc says NOMEM apart from that.
+ * The registry's own, writable copy of entry e (a package or an item: size
+ * bytes, its reg_named head first) of the vectors by_name/by_id: a built-in
+ * entry is copied (its own vectors still pointing at the built-in arrays)
+ * and the copy takes its place in both vectors. NULL when out of memory.
  */
-static reg_package *pkg_mut(megaco_registry *r, const char *name, int *rc)
+static void *own_copy(megaco_registry *r, vec *by_name, vec *by_id, const named *e, size_t size)
 {
-	*rc = MEGACO_ERR_INVALID_ARGUMENT;
-	const reg_package *p = pkg_by_name(r, name, strlen(name));
-	if (!p)
-		return NULL;
-	*rc = MEGACO_OK;
-	if (p->hd.owned)
-		return (reg_package *)(uintptr_t)p;
-	reg_package *c = ralloc(r, sizeof *c);
-	char *cname = c ? rstrdup(r, p->hd.name) : NULL;
+	if (e->owned)
+		return (void *)(uintptr_t)e;
+	named *c = ralloc(r, size);
+	char *cname = c ? rstrdup(r, e->name) : NULL;
 	if (cname) {
-		*c = *p;
-		c->hd.name = cname;
-		c->hd.owned = 1;
-		if (vec_replace2(r, &r->by_name, &r->by_id, &p->hd, &c->hd) == MEGACO_OK)
+		memcpy(c, e, size);
+		c->name = cname;
+		c->owned = 1;
+		if (vec_replace2(r, by_name, by_id, e, c) == MEGACO_OK)
 			return c;
 	}
 	rfree(r, cname);
 	rfree(r, c);
-	*rc = MEGACO_ERR_NOMEM;
-	return NULL;
-}
-
-/* As pkg_mut() for an item of a package the registry owns. */
-static reg_item *item_mut(megaco_registry *r, reg_package *p, megaco_item_kind k,
-                          const char *name, int *rc)
-{
-	*rc = MEGACO_ERR_INVALID_ARGUMENT;
-	const reg_item *it = (const reg_item *)find_name(&p->by_name[k], name, strlen(name));
-	if (!it)
-		return NULL;
-	*rc = MEGACO_OK;
-	if (it->hd.owned)
-		return (reg_item *)(uintptr_t)it;
-	reg_item *c = ralloc(r, sizeof *c);
-	char *cname = c ? rstrdup(r, it->hd.name) : NULL;
-	if (cname) {
-		*c = *it;
-		c->hd.name = cname;
-		c->hd.owned = 1;
-		if (vec_replace2(r, &p->by_name[k], &p->by_id[k], &it->hd, &c->hd) == MEGACO_OK)
-			return c;
-	}
-	rfree(r, cname);
-	rfree(r, c);
-	*rc = MEGACO_ERR_NOMEM;
 	return NULL;
 }
 
@@ -498,11 +466,10 @@ int megaco_registry_add_item(megaco_registry *reg, const char *package, megaco_i
 	const named *b = find_id(&cp->by_id[kind], id);
 	if (a || b)
 		return a == b ? MEGACO_OK : MEGACO_ERR_INVALID_ARGUMENT;
-	int rc;
-	reg_package *p = pkg_mut(reg, package, &rc);
+	reg_package *p = own_copy(reg, &reg->by_name, &reg->by_id, &cp->hd, sizeof *p);
 	named *e;
 	return p ? add_new(reg, &p->by_name[kind], &p->by_id[kind], sizeof(reg_item), name, id, &e)
-	         : rc;
+	         : MEGACO_ERR_NOMEM;
 }
 
 int megaco_registry_add_parameter(megaco_registry *reg, const char *package,
@@ -521,12 +488,12 @@ int megaco_registry_add_parameter(megaco_registry *reg, const char *package,
 	const named *b = find_id(&cit->params_by_id, id);
 	if (a || b)
 		return a == b ? MEGACO_OK : MEGACO_ERR_INVALID_ARGUMENT;
-	int rc;
-	reg_package *p = pkg_mut(reg, package, &rc);
-	reg_item *it = p ? item_mut(reg, p, kind, item, &rc) : NULL;
+	reg_package *p = own_copy(reg, &reg->by_name, &reg->by_id, &cp->hd, sizeof *p);
+	reg_item *it = p ? own_copy(reg, &p->by_name[kind], &p->by_id[kind], &cit->hd, sizeof *it)
+	                 : NULL;
 	named *e;
 	return it ? add_new(reg, &it->params_by_name, &it->params_by_id, sizeof(named), name, id, &e)
-	          : rc;
+	          : MEGACO_ERR_NOMEM;
 }
 
 /* --- YAML (MEGACO_YAML builds only) ----------------------------------------- */
