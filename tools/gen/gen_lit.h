@@ -27,30 +27,4 @@ static const char *lit(long long v)
 	return b;
 }
 
-/*
- * The generator's output file, named by its one argument ("NAME OUTPUT");
- * NULL, having said why on stderr, if there is none or it cannot be opened.
- */
-static inline FILE *gen_open_output(int argc, char **argv)
-{
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s OUTPUT\n", argv[0]);
-		return NULL;
-	}
-	FILE *f = fopen(argv[1], "w");
-	if (!f)
-		perror(argv[1]);
-	return f;
-}
-
-/* Closes the output file name: the generator's exit status (0, or 1 if it failed). */
-static inline int gen_close_output(FILE *f, const char *name)
-{
-	if (fclose(f) != 0) {
-		perror(name);
-		return 1;
-	}
-	return 0;
-}
-
 #endif
