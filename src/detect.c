@@ -114,66 +114,51 @@ static int detect_ber(const unsigned char *p, size_t len, int *version)
 	return 1;
 }
 
-static unsigned get_bits(const unsigned char *p, size_t len, size_t bit, unsigned n, int *ok)
+/* Bits of the buffer, most significant first; a read past its end clears ok. */
+typedef struct {
+	const unsigned char *p;
+	size_t len, bit;
+	int ok;
+} bitcur;
+
+static unsigned take(bitcur *c, unsigned n)
 {
 	unsigned v = 0;
-	for (unsigned k = 0; k < n; k++, bit++) {
-		if (bit / 8 >= len) {
-			*ok = 0;
+	for (unsigned k = 0; k < n; k++, c->bit++) {
+		if (c->bit / 8 >= c->len) {
+			c->ok = 0;
 			return 0;
 		}
-		v = (v << 1) | ((p[bit / 8] >> (7 - bit % 8)) & 1u);
+		v = (v << 1) | ((c->p[c->bit / 8] >> (7 - c->bit % 8)) & 1u);
 	}
 	return v;
 }
 
 /*
- * UPER: presence bit of authHeader (then its fixed 4+4 octets, a 5-bit
- * length 12..32 and the data), Message's extension bit, version as 7 bits.
- * Returns the bit offset of the version.
- */
-static size_t per_version_bit(const unsigned char *p, size_t len, int *ok)
-{
-	size_t bit = 0;
-	if (get_bits(p, len, bit++, 1, ok)) {
-		bit += 64;
-		unsigned adlen = get_bits(p, len, bit, 5, ok) + 12;
-		bit += 5 + 8 * (size_t)adlen;
-	}
-	return bit + 1; /* past the extension bit of Message */
-}
-
-/* 1 when the buffer ends before the version bits. */
-static int per_version_cut(const unsigned char *p, size_t len)
-{
-	int ok = 1;
-	size_t bit = per_version_bit(p, len, &ok);
-	return !ok || bit + 7 > 8 * len;
-}
-
-static int per_version(const unsigned char *p, size_t len)
-{
-	int ok = 1;
-	size_t bit = per_version_bit(p, len, &ok);
-	unsigned v = get_bits(p, len, bit, 7, &ok);
-	return ok ? (int)v : 0;
-}
-
-/*
- * Plausible UPER: without an authHeader the first octet holds the presence
- * bit, the extension bit and the top six bits of the version, so it is 0x00
- * or 0x01 for versions up to 3 (a bad version is left to the decoder to
- * name). With one it starts with a 1 bit; then the version must be 1..3, or
- * the buffer must end before it (the decoder says truncated).
+ * Plausible UPER: the presence bit of authHeader (then its fixed 4+4
+ * octets, a 5-bit length 12..32 and the data), Message's extension bit and
+ * the version as 7 bits. Without an authHeader the first octet holds the
+ * presence bit, the extension bit and the top six bits of the version, so
+ * it is 0x00 or 0x01 for versions up to 3 (a bad version is left to the
+ * decoder to name). With one it starts with a 1 bit; then the version must
+ * be 1..3, or the buffer must end before it (the decoder says truncated).
  */
 static int plausible_per(const unsigned char *p, size_t len, int *version)
 {
-	*version = per_version(p, len);
+	bitcur c = { p, len, 0, 1 };
+	if (take(&c, 1)) {
+		c.bit += 64;
+		size_t adlen = take(&c, 5) + 12;
+		c.bit += 8 * adlen;
+	}
+	c.bit++; /* Message's extension bit */
+	unsigned v = take(&c, 7);
+	*version = c.ok ? (int)v : 0;
 	if (p[0] <= 0x01)
 		return 1;
 	if (!(p[0] & 0x80))
 		return 0;
-	return (*version >= 1 && *version <= 3) || per_version_cut(p, len);
+	return (*version >= 1 && *version <= 3) || !c.ok;
 }
 
 /*
@@ -184,19 +169,6 @@ static int plausible_per(const unsigned char *p, size_t len, int *version)
  * padding bit must be zero and every field inside the buffer; a header cut
  * short is not claimed (the UPER guess then stands).
  */
-typedef struct {
-	const unsigned char *p;
-	size_t len, bit;
-	int ok;
-} bitcur;
-
-static unsigned take(bitcur *c, unsigned n)
-{
-	unsigned v = get_bits(c->p, c->len, c->bit, n, &c->ok);
-	c->bit += n;
-	return v;
-}
-
 static void pad(bitcur *c)
 {
 	if (c->bit % 8 && take(c, 8 - (unsigned)(c->bit % 8)) != 0)
