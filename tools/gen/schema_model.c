@@ -179,26 +179,18 @@ static int has_enum(const char *cname)
 static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline_tag);
 
 /*
- * The H.248 version that introduced member, value or named bit `member` of
- * the type whose C name is ctag, 0 if the version table (version_table.h,
- * generated from the v1, v2 and v3 modules by cmake/VersionTable.cmake) does
- * not have it.
+ * The version table's entry (version_table.h, generated from the v1, v2 and
+ * v3 modules by cmake/VersionTable.cmake) of member, value or named bit
+ * `member` of the type whose C name is ctag: the version that introduced it
+ * and, for an OPTIONAL member, the first whose module makes it OPTIONAL.
+ * An entry of zeros when the table does not have it.
  */
-static unsigned char member_since(const char *ctag, const char *member)
+static const megaco_version_entry *since(const char *ctag, const char *member)
 {
-	for (const megaco_version_entry *e = megaco_version_table; e->type; e++)
-		if (!strcmp(e->type, ctag) && !strcmp(e->member, member))
-			return e->since;
-	return 0;
-}
-
-/* For an OPTIONAL member: the first version whose module makes it OPTIONAL. */
-static unsigned char member_optional_since(const char *ctag, const char *member)
-{
-	for (const megaco_version_entry *e = megaco_version_table; e->type; e++)
-		if (!strcmp(e->type, ctag) && !strcmp(e->member, member))
-			return e->optional_since;
-	return 0;
+	const megaco_version_entry *e = megaco_version_table;
+	while (e->type && (strcmp(e->type, ctag) || strcmp(e->member, member)))
+		e++;
+	return e;
 }
 
 static int fill_members(gen_schema *s, int ti)
@@ -247,11 +239,12 @@ static int fill_members(gen_schema *s, int ti)
 		            (el->flags & ATF_OPEN_TYPE ? SM_OPEN_TYPE : 0) |
 		            (el->optional ? SM_OPTIONAL : 0) | (el->default_value ? SM_DEFAULT : 0);
 		sm->optional = (uint16_t)el->optional;
-		sm->version = list ? 1 : member_since(t->ctag, el->name ? el->name : "");
+		const megaco_version_entry *v = since(t->ctag, el->name ? el->name : "");
+		sm->version = list ? 1 : v->since;
 		if (!sm->version)
 			return complain("member not in the version table", el->name);
 		if (el->optional) {
-			sm->opt_since = list ? 1 : member_optional_since(t->ctag, el->name ? el->name : "");
+			sm->opt_since = list ? 1 : v->optional_since;
 			if (!sm->opt_since)
 				return complain("OPTIONAL here, not in the version table", el->name);
 		}
@@ -395,7 +388,7 @@ static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline
 		for (int i = 0; i < is->map_count; i++) {
 			schema_enum *e = &s->enums[s->nenums++];
 			*e = (schema_enum){ is->value2enum[i].nat_value, is->value2enum[i].enum_name,
-				                member_since(key, is->value2enum[i].enum_name) };
+				                since(key, is->value2enum[i].enum_name)->since };
 			if (!e->version)
 				return complain("value not in the version table", e->name);
 		}
