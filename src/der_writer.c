@@ -46,8 +46,8 @@
  */
 #define DER_STACK_BUDGET ((uintptr_t)128 << 10)
 
-enum { W_OK = 0, W_SPACE = -1, W_CONSTRAINT = -2, W_ENCODE = -3, W_NOMEM = -4, W_DEEP = -5,
-       W_LEVELS = -6 };
+enum { W_OK = 0, W_SPACE = -1, W_CONSTRAINT = SW_CONSTRAINT, W_ENCODE = SW_ENCODE,
+       W_NOMEM = SW_NOMEM, W_DEEP = SW_DEEP, W_LEVELS = SW_LEVELS };
 
 /* What the leaf writers check (tools/gen/der_emit.c passes these). */
 enum { CK_NONE, CK_RANGE, CK_URANGE, CK_IA5, CK_CHARS };
@@ -285,17 +285,8 @@ w_null(writer *w, unsigned char *p, const char *at, const schema_member *m, unsi
 /* Are the n octets at s all in lo..hi? */
 static NOINLINE int chars_ok(const unsigned char *s, size_t n, long long lo, long long hi)
 {
-	if (lo == 0 && hi == 127) { /* IA5String and kin: no octet with the top bit set */
-		uint64_t acc = 0, word;
-		size_t i = 0;
-		for (; i + 8 <= n; i += 8) {
-			memcpy(&word, s + i, 8);
-			acc |= word;
-		}
-		for (; i < n; i++)
-			acc |= s[i];
-		return !(acc & UINT64_C(0x8080808080808080));
-	}
+	if (lo == 0 && hi == 127) /* IA5String and kin */
+		return schema_ascii(s, n);
 	for (size_t i = 0; i < n; i++)
 		if (s[i] < lo || s[i] > hi)
 			return 0;
@@ -477,35 +468,6 @@ static inline int levels_ok(writer *w, unsigned type, const unsigned char *p,
 
 /* ---- entry point ------------------------------------------------------------------------ */
 
-static int report(const writer *w, unsigned max_depth, megaco_error *err)
-{
-	const schema_member *m = w->fail_member;
-	int parent = m ? schema_parent_of(m) : -1;
-	const char *name = parent >= 0 ? schema_types[parent].name
-	                   : m ? schema_types[m->type].name
-	                   : w->fail_type >= 0 ? schema_types[w->fail_type].name
-	                                       : "value";
-	const char *member = parent >= 0 && m->name ? m->name : "";
-	const char *dot = *member ? "." : "";
-	switch (w->error) {
-	case W_NOMEM: return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	case W_DEEP:
-		return set_error(err, MEGACO_ERR_TOO_DEEP, 0,
-		                 "%s%s%s: model nested too deeply (over %u KiB of stack)", name, dot,
-		                 member, (unsigned)(DER_STACK_BUDGET >> 10));
-	case W_LEVELS:
-		return set_error(err, MEGACO_ERR_TOO_DEEP, 0,
-		                 "%s: nesting deeper than %u levels, which a reader under the same "
-		                 "options refuses", name, max_depth);
-	case W_CONSTRAINT:
-		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s%s%s: %s", name, dot, member,
-		                 w->fail_why);
-	default:
-		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode %s%s%s as BER: %s", name,
-		                 dot, member, w->fail_why);
-	}
-}
-
 /* Encodes into buf[0..cap) back to front; *len is the size when it returns W_OK. */
 static int run(writer *w, unsigned type, const void *ptr, unsigned flags, unsigned max_depth,
                unsigned char *buf, size_t cap, size_t *len)
@@ -556,7 +518,8 @@ int der_write(unsigned type, const void *ptr, unsigned flags, unsigned max_depth
 			return MEGACO_OK;
 		}
 		if (rc != W_SPACE)
-			return report(&w, max_depth, err);
+			return schema_write_error(err, w.error, w.fail_member, w.fail_type, w.fail_why,
+			                          max_depth, (unsigned)(DER_STACK_BUDGET >> 10), "BER");
 	}
 	/* Too small: learn the exact size in scratch space grown geometrically. */
 	size_t scap = cap < 2048 ? 4096 : cap * 2;
@@ -566,7 +529,8 @@ int der_write(unsigned type, const void *ptr, unsigned flags, unsigned max_depth
 		scap *= 2;
 	}
 	if (rc != W_OK)
-		return report(&w, max_depth, err);
+		return schema_write_error(err, w.error, w.fail_member, w.fail_type, w.fail_why,
+		                          max_depth, (unsigned)(DER_STACK_BUDGET >> 10), "BER");
 	*out_len = len;
 	return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, 0, "BER needs %zu bytes, buffer has %zu",
 	                 len, cap);

@@ -49,7 +49,8 @@
  * (SF_RECURSIVE) can nest deeper than the schema. */
 #define PER_STACK_BUDGET ((uintptr_t)128 << 10)
 
-enum { W_OK = 0, W_CONSTRAINT = -2, W_ENCODE = -3, W_NOMEM = -4, W_DEEP = -5, W_LEVELS = -6 };
+enum { W_OK = 0, W_CONSTRAINT = SW_CONSTRAINT, W_ENCODE = SW_ENCODE, W_NOMEM = SW_NOMEM,
+       W_DEEP = SW_DEEP, W_LEVELS = SW_LEVELS };
 
 /* How a string's units go out (the generator passes these). */
 enum { ST_OCTETS, ST_IA5, ST_BITS, ST_OID };
@@ -458,20 +459,6 @@ static ALWAYS_INLINE int put_chars7(pw *w, const schema_member *sm, const uint8_
 	return 0;
 }
 
-/* Are the n octets at s all 0..127? */
-static NOINLINE int ascii(const uint8_t *s, size_t n)
-{
-	uint64_t acc = 0, word;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&word, s + i, 8);
-		acc |= word;
-	}
-	for (; i < n; i++)
-		acc |= s[i];
-	return !(acc & UINT64_C(0x8080808080808080));
-}
-
 /* Characters of ubits bits each, within clo..chi (asn1c's per_put_characters
  * without a character map: a code is the character less clo). */
 static NOINLINE int put_chars(pw *w, const schema_member *sm, const uint8_t *buf, size_t n,
@@ -494,7 +481,7 @@ static ALWAYS_INLINE int put_units(pw *w, const schema_member *sm, int st, const
 		return 0;
 	}
 	if (ubits == 8 && clo == 0) {
-		if (st == ST_IA5 && chi == 127 && !ascii(buf, n))
+		if (st == ST_IA5 && chi == 127 && !schema_ascii(buf, n))
 			return stop(w, W_CONSTRAINT, sm, "character outside the alphabet");
 		put_bytes(w, buf, n);
 		return 0;
@@ -562,7 +549,7 @@ static ALWAYS_INLINE int w_string(pw *w, int A, const char *m, const schema_memb
 			return stop(w, W_CONSTRAINT, sm, "size out of range");
 		/* Outside an extensible root: a length and canonical units. */
 		put(w, 1, 1);
-		if (st == ST_IA5 && !ascii(buf, units))
+		if (st == ST_IA5 && !schema_ascii(buf, units))
 			return stop(w, W_CONSTRAINT, sm, "character outside the alphabet");
 		return put_fragments(w, A, sm, st, buf, units, st == ST_BITS ? 1 : 8, 0, 255);
 	}
@@ -641,34 +628,6 @@ static inline int levels_ok(pw *w, unsigned type, const char *v, unsigned max_de
 	return levels_walk(w, type, v, max_depth);
 }
 
-static int report(const pw *w, int A, unsigned max_depth, megaco_error *err)
-{
-	const schema_member *m = w->fail_member;
-	int parent = m ? schema_parent_of(m) : -1;
-	const char *name = parent >= 0 ? schema_types[parent].name
-	                   : w->fail_type >= 0 ? schema_types[w->fail_type].name
-	                                       : "value";
-	const char *member = parent >= 0 && m->name ? m->name : "";
-	const char *dot = *member ? "." : "";
-	switch (w->error) {
-	case W_NOMEM: return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	case W_DEEP:
-		return set_error(err, MEGACO_ERR_TOO_DEEP, 0,
-		                 "%s%s%s: model nested too deeply (over %u KiB of stack)", name, dot,
-		                 member, (unsigned)(PER_STACK_BUDGET >> 10));
-	case W_LEVELS:
-		return set_error(err, MEGACO_ERR_TOO_DEEP, 0,
-		                 "%s: nesting deeper than %u levels, which a reader under the same "
-		                 "options refuses", name, max_depth);
-	case W_CONSTRAINT:
-		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s%s%s: %s", name, dot, member,
-		                 w->fail_why);
-	default:
-		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode %s%s%s as %s: %s", name,
-		                 dot, member, A ? "APER" : "PER", w->fail_why);
-	}
-}
-
 int per_write(unsigned type, const void *ptr, int aligned, unsigned max_depth,
               const megaco_allocator *al, unsigned char *buf, size_t cap, size_t *out_len,
               megaco_error *err)
@@ -687,7 +646,8 @@ int per_write(unsigned type, const void *ptr, int aligned, unsigned max_depth,
 	if (rc > 0)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "no such constructed schema type");
 	if (rc < 0 || !levels_ok(&w, type, ptr, max_depth))
-		return report(&w, A, max_depth, err);
+		return schema_write_error(err, w.error, w.fail_member, w.fail_type, w.fail_why, max_depth,
+		                          (unsigned)(PER_STACK_BUDGET >> 10), A ? "APER" : "PER");
 	size_t len = finish(&w);
 	*out_len = len;
 	if (len > cap)

@@ -1,8 +1,13 @@
 /*
  * Questions about the const schema (schema.h) that more than one binary
- * codec asks: which type a member belongs to, for error messages.
+ * codec asks: which type a member belongs to, for error messages; and what
+ * the writers share: their error report and the IA5String check.
  */
 #include "schema.h"
+
+#include <string.h>
+
+#include "internal.h"
 
 #include "megaco_schema.h"
 
@@ -17,4 +22,45 @@ int schema_parent_of(const schema_member *m)
 		    k < (unsigned)schema_types[i].first + schema_types[i].count)
 			return i;
 	return -1;
+}
+
+int schema_write_error(megaco_error *err, int code, const schema_member *m, int type,
+                       const char *why, unsigned max_depth, unsigned stack_kib, const char *codec)
+{
+	int parent = m ? schema_parent_of(m) : -1;
+	const char *name = parent >= 0 ? schema_types[parent].name
+	                   : m ? schema_types[m->type].name
+	                   : type >= 0 ? schema_types[type].name
+	                               : "value";
+	const char *member = parent >= 0 && m->name ? m->name : "";
+	const char *dot = *member ? "." : "";
+	switch (code) {
+	case SW_NOMEM: return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
+	case SW_DEEP:
+		return set_error(err, MEGACO_ERR_TOO_DEEP, 0,
+		                 "%s%s%s: model nested too deeply (over %u KiB of stack)", name, dot,
+		                 member, stack_kib);
+	case SW_LEVELS:
+		return set_error(err, MEGACO_ERR_TOO_DEEP, 0,
+		                 "%s: nesting deeper than %u levels, which a reader under the same "
+		                 "options refuses", name, max_depth);
+	case SW_CONSTRAINT:
+		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "%s%s%s: %s", name, dot, member, why);
+	default:
+		return set_error(err, MEGACO_ERR_CONSTRAINT, 0, "cannot encode %s%s%s as %s: %s", name,
+		                 dot, member, codec, why);
+	}
+}
+
+int schema_ascii(const unsigned char *s, size_t n)
+{
+	uint64_t acc = 0, word;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&word, s + i, 8);
+		acc |= word;
+	}
+	for (; i < n; i++)
+		acc |= s[i];
+	return !(acc & UINT64_C(0x8080808080808080));
 }

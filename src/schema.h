@@ -179,6 +179,23 @@ static inline const void *schema_member_value(const schema_member *m, const void
 /* The type whose member m is (its index in schema_types); -1 for none (a root). */
 int schema_parent_of(const schema_member *m);
 
+/* How a binary writer (DER, PER) failed: its codes below 0. */
+enum { SW_CONSTRAINT = -2, SW_ENCODE = -3, SW_NOMEM = -4, SW_DEEP = -5, SW_LEVELS = -6 };
+
+/*
+ * Fills err for a writer that failed with code (SW_*) at member m (NULL if
+ * none), else at type (-1 if none), for the reason why. codec names the
+ * encoding ("BER", "PER", "APER"), stack_kib the writer's stack budget.
+ * Returns the status: MEGACO_ERR_NOMEM, _TOO_DEEP or _CONSTRAINT.
+ */
+struct megaco_error;
+int schema_write_error(struct megaco_error *err, int code, const schema_member *m, int type,
+                       const char *why, unsigned max_depth, unsigned stack_kib,
+                       const char *codec);
+
+/* Are the n octets at s all 0..127 (IA5String's alphabet)? */
+int schema_ascii(const unsigned char *s, size_t n);
+
 /* A CHOICE's present field (asn1c: 0 none, else alternative + 1), of the size the schema gives. */
 static inline int schema_present_get(const char *at, size_t size)
 {
