@@ -51,7 +51,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What a type is, by the C representation asn1c gives it. */
+/* What a type is, by the C representation asn1c gives it; constructed kinds first. */
 enum schema_kind {
 	SK_SEQUENCE,
 	SK_CHOICE,
@@ -66,6 +66,12 @@ enum schema_kind {
 	SK_BITS,    /* BIT STRING (SF_NAMED_BITS: a named-bit list, its bits enum_first/enum_count) */
 	SK_OID,     /* OBJECT IDENTIFIER: contents as stored */
 };
+
+/* SEQUENCE, CHOICE, SEQUENCE OF, SET OF: a type with members. */
+static inline int schema_constructed(int kind)
+{
+	return kind <= SK_SET_OF;
+}
 
 /* schema_type.flags */
 enum {

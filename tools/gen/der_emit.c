@@ -40,11 +40,6 @@ static FILE *out;
 static const gen_schema *S;
 static int failed;
 
-static int constructed(int kind)
-{
-	return kind == SK_SEQUENCE || kind == SK_CHOICE || kind == SK_SEQUENCE_OF || kind == SK_SET_OF;
-}
-
 /*
  * Bounds of a PER range: what the check lets through. Extensible
  * constraints are not checked, as asn1c's checks do not check them.
@@ -76,7 +71,7 @@ static int header_id(const dval *d)
 			failed = 1;
 		}
 	}
-	int cons = constructed(t->kind);
+	int cons = schema_constructed(t->kind);
 	if (t->kind == SK_CHOICE && !(d->tag_mode == 1 || t->tag_count))
 		return -1;
 	if ((t->tag_count == 1 && d->tag_mode <= 0) || (t->tag_count == 0 && d->tag_mode)) {
@@ -96,7 +91,7 @@ static void emit_value(const dval *d, const char *ind)
 	int id = header_id(d);
 	long long lo, hi, clo = 0, chi = 255;
 	const char *sfx = d->root ? "_any" : "";
-	if (constructed(t->kind)) {
+	if (schema_constructed(t->kind)) {
 		if (t->kind == SK_SET_OF) {
 			fprintf(stderr, "der_emit: %s: SET OF is not in the module; the writer would need its sort\n", t->name);
 			failed = 1;
@@ -294,14 +289,14 @@ static int levels(int ti, int tag_mode)
 {
 	const schema_type *t = &S->types[ti].t;
 	int n = t->tag_count - (tag_mode == -1 && t->tag_count ? 1 : 0) + (tag_mode != 0);
-	return constructed(t->kind) || !n ? n : n - 1;
+	return schema_constructed(t->kind) || !n ? n : n - 1;
 }
 
 /* The most levels inside a value of a non-recursive type ti, recursive members not followed. */
 static int inner_levels(int ti, int *memo)
 {
 	const schema_type *t = &S->types[ti].t;
-	if (!constructed(t->kind))
+	if (!schema_constructed(t->kind))
 		return 0;
 	if (memo[ti])
 		return memo[ti] - 1;
@@ -343,10 +338,10 @@ int emit_der_writers(const gen_schema *s, FILE *f)
 	emit_includes(s, out);
 	fputs("\n", out);
 	for (int i = 0; i < s->ntypes; i++)
-		if (constructed(s->types[i].t.kind))
+		if (schema_constructed(s->types[i].t.kind))
 			fprintf(out, "static unsigned char *g_%d(writer *w, unsigned char *p, const char *v);\n", i);
 	for (int i = 0; i < s->ntypes; i++)
-		if (constructed(s->types[i].t.kind))
+		if (schema_constructed(s->types[i].t.kind))
 			emit_type(i);
 	/* Roots: each type as a member of nothing, with its own tags and constraints. */
 	fputs("\n/* Each type as the root of an encoding: no member, its own tags. */\n"
@@ -367,7 +362,7 @@ int emit_der_writers(const gen_schema *s, FILE *f)
 			d.flags |= SM_NAMED_BITS;
 		snprintf(d.ref, sizeof d.ref, "&root_members[%d]", i);
 		fprintf(out, "\tcase %d:\n", i);
-		if (constructed(t->kind)) {
+		if (schema_constructed(t->kind)) {
 			fprintf(out, "\t\tq = g_%d(w, p, m);\n\t\tbreak;\n", i);
 			continue;
 		}

@@ -106,12 +106,6 @@ static int kind_of(asn_TYPE_descriptor_t *td)
 	return -1;
 }
 
-static int constructed(int kind)
-{
-	return kind == SK_SEQUENCE || kind == SK_CHOICE || kind == SK_SEQUENCE_OF ||
-	       kind == SK_SET_OF;
-}
-
 static const char *const primitive_ctype[] = {
 	[SK_INT] = "long", [SK_ENUM] = "long", [SK_BOOL] = "BOOLEAN_t", [SK_NULL] = "NULL_t",
 	[SK_OCTETS] = "OCTET_STRING_t", [SK_IA5] = "IA5String_t", [SK_BITS] = "BIT_STRING_t",
@@ -304,7 +298,7 @@ static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline
 	t->t.kind = (unsigned char)kind;
 	char mn[GEN_NAME];
 	mangle(mn, sizeof mn, td->name ? td->name : "");
-	if (constructed(kind)) {
+	if (schema_constructed(kind)) {
 		if (named_type(td)) {
 			join(t->ctag, sizeof t->ctag, mn, "", "");
 			join(t->ctype, sizeof t->ctype, mn, "_t", "");
@@ -421,7 +415,7 @@ static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline
 		s->maps[s->nmaps++] = (schema_tag2member){ map[i].el_tag, (uint16_t)map[i].el_no,
 			                                       (int8_t)map[i].toff_first,
 			                                       (int8_t)map[i].toff_last };
-	if (constructed(kind) && fill_members(s, ti) < 0)
+	if (schema_constructed(kind) && fill_members(s, ti) < 0)
 		return -1;
 	return ti;
 }
@@ -430,7 +424,7 @@ static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline
 static int reaches(const gen_schema *s, int from, int target, unsigned char *seen)
 {
 	const schema_type *t = &s->types[from].t;
-	if (!constructed(t->kind))
+	if (!schema_constructed(t->kind))
 		return 0;
 	for (int i = 0; i < t->count; i++) {
 		int c = s->members[t->first + i].m.type;
@@ -461,7 +455,7 @@ static int check_versions(gen_schema *s)
 			for (int k = 0; k < t->enum_count; k++)
 				if (s->enums[t->enum_first + k].version > n)
 					n = s->enums[t->enum_first + k].version;
-			for (int k = 0; constructed(t->kind) && k < t->count; k++) {
+			for (int k = 0; schema_constructed(t->kind) && k < t->count; k++) {
 				const schema_member *m = &s->members[t->first + k].m;
 				if (m->version > n)
 					n = m->version;
