@@ -1,14 +1,15 @@
 /*
  * Transcoding layer: converts every name of a model between the binary form
  * (BER/PER: octets and numbers) and the text form (pretty/compact: words),
- * see docs/model.md and docs/transcoding.md. The descriptor-driven walker
- * (model_walk.h) finds the nodes that own names; termination IDs go through
- * tid_layout.c, package items and parameters through registry.c.
+ * see docs/model.md and docs/transcoding.md. A walk over the const schema
+ * (schema.h) finds the members that carry names (schema_member.name_kind);
+ * termination IDs go through tid_layout.c, package items and parameters
+ * through registry.c.
  *
  * Conversion never writes into existing buffers: it gives the owning struct
  * new ones from the arena. The walk converts a structural copy that it makes
- * as it goes (constructed nodes it visits are copied, primitive buffers and
- * skipped subtrees shared), so the original is never touched. That is how
+ * as it goes (constructed nodes and the names it converts are copied, other
+ * primitives shared), so the original is never touched. That is how
  * both the public in-place conversion (atomic: the message is unchanged on
  * failure) and encoding a message in the other form (the caller's message
  * is never modified) work, in one pass over the model.
@@ -18,34 +19,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "DigitMapDescriptor.h"
-#include "EventDM.h"
-#include "EventParameter.h"
-#include "EventSpec.h"
-#include "IndAudDigitMapDescriptor.h"
-#include "IndAudEventBufferDescriptor.h"
-#include "IndAudEventsDescriptor.h"
-#include "IndAudPackagesDescriptor.h"
-#include "IndAudPropertyParm.h"
-#include "IndAudSignal.h"
-#include "IndAudStatisticsDescriptor.h"
 #include "MegacoMessage.h"
-#include "ObservedEvent.h"
-#include "PackagesItem.h"
-#include "PropertyParm.h"
-#include "RequestedEvent.h"
-#include "SigParameter.h"
-#include "SecondRequestedEvent.h"
-#include "Signal.h"
-#include "StatisticsParameter.h"
 #include "TerminationID.h"
-#include "constr_CHOICE.h"
-#include "constr_SEQUENCE.h"
-#include "constr_SET_OF.h"
+#include "asn_SET_OF.h"
 
-#include "model_walk.h"
+#include "megaco_schema.h"
 #include "name_convert.h"
 #include "registry.h"
+#include "schema.h"
 #include "tid_layout.h"
 #include "validate.h"
 
@@ -60,92 +41,10 @@ typedef struct conv {
 	/* where the walk is, for error messages */
 	const char *seg[PATH_DEPTH];
 	int idx[PATH_DEPTH];
-	int counter[PATH_DEPTH];
 	unsigned depth;
 } conv;
 
 static const char *const kind_names[] = { "property", "event", "signal", "statistic" };
-
-/* --- structural copy, one level per visited node ------------------------------- */
-
-/*
- * The walk copies as it goes: the root is copied before the walk, and each
- * visited constructed node gets copies of its constructed pointees and of
- * its list arrays and constructed list elements before the walker descends
- * into them. So every node the walk reaches, and may change, is a copy;
- * subtrees the walk skips stay shared with the original and are never
- * written. Inline constructed members live inside their (copied) parent.
- */
-static int constructed(const asn_TYPE_descriptor_t *td)
-{
-	return td_is_sequence(td) || td_is_choice(td) || td_is_list(td);
-}
-
-static size_t struct_size(const asn_TYPE_descriptor_t *td)
-{
-	if (td_is_sequence(td))
-		return (size_t)((const asn_SEQUENCE_specifics_t *)td->specifics)->struct_size;
-	if (td_is_choice(td))
-		return (size_t)((const asn_CHOICE_specifics_t *)td->specifics)->struct_size;
-	return (size_t)((const asn_SET_OF_specifics_t *)td->specifics)->struct_size;
-}
-
-static int copy_pointee(megaco_arena *a, asn_TYPE_descriptor_t *td, void **slot)
-{
-	if (!*slot || !constructed(td))
-		return 0; /* primitives are never written in place: share them */
-	size_t n = struct_size(td);
-	void *p = arena_alloc(a, n);
-	if (!p)
-		return -1;
-	memcpy(p, *slot, n);
-	*slot = p;
-	return 0;
-}
-
-/* A list's own array, with copies of constructed elements. */
-static int copy_list(megaco_arena *a, asn_TYPE_descriptor_t *elem_td, void *list_ptr)
-{
-	asn_anonymous_set_ *list = _A_SET_FROM_VOID(list_ptr);
-	if (list->count <= 0) {
-		list->array = NULL;
-		list->count = list->size = 0;
-		return 0;
-	}
-	void **arr = arena_alloc(a, (size_t)list->count * sizeof *arr);
-	if (!arr)
-		return -1;
-	memcpy(arr, list->array, (size_t)list->count * sizeof *arr);
-	list->array = arr;
-	list->size = list->count;
-	for (int i = 0; i < list->count; i++)
-		if (copy_pointee(a, elem_td, &arr[i]))
-			return -1;
-	return 0;
-}
-
-static int copy_children(megaco_arena *a, asn_TYPE_descriptor_t *td, void *node)
-{
-	if (td_is_list(td))
-		return copy_list(a, td->elements[0].type, node);
-	int first = 0, last = td->elements_count;
-	if (td_is_choice(td)) {
-		int present = choice_present(td, node);
-		if (present <= 0 || present > td->elements_count)
-			return 0;
-		first = present - 1;
-		last = present;
-	} else if (!td_is_sequence(td)) {
-		return 0;
-	}
-	for (int i = first; i < last; i++) {
-		asn_TYPE_member_t *m = &td->elements[i];
-		if ((m->flags & ATF_POINTER) &&
-		    copy_pointee(a, m->type, (void **)((char *)node + m->memb_offset)))
-			return -1;
-	}
-	return 0;
-}
 
 /* --- errors ------------------------------------------------------------------ */
 
@@ -170,7 +69,7 @@ static void path_text(const conv *c, char *buf, size_t cap)
 		buf[cap - 1] = '\0';
 }
 
-static int fail(conv *c, int code, const char *what, const OCTET_STRING_t *os, const char *sub)
+static int fail(conv *c, int code, const char *what, const OCTET_STRING_t *os)
 {
 	char path[160];
 	path_text(c, path, sizeof path);
@@ -187,8 +86,8 @@ static int fail(conv *c, int code, const char *what, const OCTET_STRING_t *os, c
 	}
 	shown[n] = '\0';
 	const char *q = c->to_binary ? "\"" : "";
-	return set_error(c->err, code, 0, "%s %s%s%s has no %s form, at %s%s", what, q, shown, q,
-	                 c->to_binary ? "binary" : "text", path, sub ? sub : "");
+	return set_error(c->err, code, 0, "%s %s%s%s has no %s form, at %s", what, q, shown, q,
+	                 c->to_binary ? "binary" : "text", path);
 }
 
 static int set_octets(conv *c, OCTET_STRING_t *os, const void *bytes, size_t n)
@@ -211,22 +110,22 @@ static int conv_tid(conv *c, TerminationID_t *t)
 		if (t->wildcard.list.count != 0 ||
 		    tid_text_to_binary(c->layout, (const char *)t->id.buf, (size_t)t->id.size, id, &id_len,
 		                       wild, sizeof wild, &nwild) != MEGACO_OK)
-			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "termination ID", &t->id, NULL);
+			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "termination ID", &t->id);
 		WildcardField_t *fields = NULL;
 		WildcardField_t **arr = NULL;
 		if (nwild) {
 			fields = arena_alloc(c->arena, nwild * sizeof *fields);
 			arr = arena_alloc(c->arena, nwild * sizeof *arr);
 			if (!fields || !arr)
-				return fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL);
+				return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
 			for (size_t i = 0; i < nwild; i++) {
 				if (set_octets(c, &fields[i], &wild[i], 1))
-					return fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL);
+					return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
 				arr[i] = &fields[i];
 			}
 		}
 		if (set_octets(c, &t->id, id, id_len))
-			return fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL);
+			return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
 		t->wildcard.list.array = arr;
 		t->wildcard.list.count = t->wildcard.list.size = (int)nwild;
 		return MEGACO_OK;
@@ -244,9 +143,9 @@ static int conv_tid(conv *c, TerminationID_t *t)
 	}
 	if (!ok || tid_binary_to_text(c->layout, t->id.buf, (size_t)t->id.size, wild, nwild, text,
 	                              &len) != MEGACO_OK)
-		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "termination ID", &t->id, NULL);
+		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "termination ID", &t->id);
 	if (set_octets(c, &t->id, text, len))
-		return fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL);
+		return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
 	t->wildcard.list.array = NULL;
 	t->wildcard.list.count = t->wildcard.list.size = 0;
 	return MEGACO_OK;
@@ -258,44 +157,30 @@ static int conv_pkgd(conv *c, OCTET_STRING_t *os, megaco_item_kind kind, const r
 	if (c->to_binary) {
 		uint8_t id[4];
 		if (reg_name_to_id(c->reg, kind, (const char *)os->buf, (size_t)os->size, id, item))
-			return fail(c, MEGACO_ERR_UNKNOWN_NAME, kind_names[kind], os, NULL);
-		return set_octets(c, os, id, 4) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL) : 0;
+			return fail(c, MEGACO_ERR_UNKNOWN_NAME, kind_names[kind], os);
+		return set_octets(c, os, id, 4) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
 	}
 	if (os->size != 4)
-		return fail(c, MEGACO_ERR_UNKNOWN_NAME, kind_names[kind], os, NULL);
+		return fail(c, MEGACO_ERR_UNKNOWN_NAME, kind_names[kind], os);
 	char text[REG_NAME_MAX];
 	size_t n = reg_id_to_name(c->reg, kind, os->buf, text, item);
-	return set_octets(c, os, text, n) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL) : 0;
+	return set_octets(c, os, text, n) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
 }
 
-/* Parameter names of an event or signal; list is an A_SEQUENCE_OF. */
-static int conv_params(conv *c, void *list, asn_TYPE_descriptor_t *elem_td, size_t name_offset,
-                       const reg_item *item, const char *field)
+/* An event's or signal's parameter name; item is the registry's event or signal. */
+static int conv_param(conv *c, OCTET_STRING_t *os, const reg_item *item)
 {
-	/* The elements may still be the original's: copy before writing. */
-	if (copy_list(c->arena, elem_td, list))
-		return fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL);
-	asn_anonymous_sequence_ *l = _A_SEQUENCE_FROM_VOID(list);
-	for (int i = 0; i < l->count; i++) {
-		OCTET_STRING_t *os = (OCTET_STRING_t *)((char *)l->array[i] + name_offset);
-		char sub[48];
-		snprintf(sub, sizeof sub, ".%s[%d]", field, i);
-		if (c->to_binary) {
-			uint8_t id[2];
-			if (reg_param_to_id(item, (const char *)os->buf, (size_t)os->size, id))
-				return fail(c, MEGACO_ERR_UNKNOWN_NAME, "parameter", os, sub);
-			if (set_octets(c, os, id, 2))
-				return fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL);
-		} else {
-			if (os->size != 2)
-				return fail(c, MEGACO_ERR_UNKNOWN_NAME, "parameter", os, sub);
-			char text[REG_NAME_MAX];
-			size_t n = reg_param_to_name(item, os->buf, text);
-			if (set_octets(c, os, text, n))
-				return fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL);
-		}
+	if (c->to_binary) {
+		uint8_t id[2];
+		if (reg_param_to_id(item, (const char *)os->buf, (size_t)os->size, id))
+			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "parameter", os);
+		return set_octets(c, os, id, 2) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
 	}
-	return MEGACO_OK;
+	if (os->size != 2)
+		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "parameter", os);
+	char text[REG_NAME_MAX];
+	size_t n = reg_param_to_name(item, os->buf, text);
+	return set_octets(c, os, text, n) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
 }
 
 /*
@@ -315,30 +200,17 @@ static int conv_dialplan(conv *c, OCTET_STRING_t *os)
 				v = s[i] >= '0' && s[i] <= '9' ? v * 256 + (s[i] - '0') : -1;
 		}
 		if (v < 0)
-			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "digit map name", os, NULL);
+			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "digit map name", os);
 		uint8_t id[2] = { (uint8_t)(v >> 8), (uint8_t)v };
-		return set_octets(c, os, id, 2) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL) : 0;
+		return set_octets(c, os, id, 2) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
 	}
 	if (os->size != 2)
-		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "digit map name", os, NULL);
+		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "digit map name", os);
 	char text[16];
 	int n = os->buf[0] <= 9 && os->buf[1] <= 9
 	            ? snprintf(text, sizeof text, "dialplan%u%u", os->buf[0], os->buf[1])
 	            : snprintf(text, sizeof text, "x%02x%02x", os->buf[0], os->buf[1]);
-	return set_octets(c, os, text, (size_t)n) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL) : 0;
-}
-
-/* An OPTIONAL DigitMapName: the pointee may be shared with the original model. */
-static int conv_dialplan_ptr(conv *c, DigitMapName_t **slot)
-{
-	if (!*slot)
-		return MEGACO_OK;
-	DigitMapName_t *own = arena_alloc(c->arena, sizeof *own);
-	if (!own)
-		return fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL);
-	*own = **slot;
-	*slot = own;
-	return conv_dialplan(c, own);
+	return set_octets(c, os, text, (size_t)n) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
 }
 
 static int conv_package(conv *c, OCTET_STRING_t *os)
@@ -346,110 +218,88 @@ static int conv_package(conv *c, OCTET_STRING_t *os)
 	if (c->to_binary) {
 		uint8_t id[2];
 		if (reg_package_to_id(c->reg, (const char *)os->buf, (size_t)os->size, id))
-			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "package", os, NULL);
-		return set_octets(c, os, id, 2) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL) : 0;
+			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "package", os);
+		return set_octets(c, os, id, 2) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
 	}
 	if (os->size != 2)
-		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "package", os, NULL);
+		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "package", os);
 	char text[REG_NAME_MAX];
 	size_t n = reg_package_to_name(c->reg, os->buf, text);
-	return set_octets(c, os, text, n) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL) : 0;
+	return set_octets(c, os, text, n) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
 }
 
-#define PARAMS(c, s, listfield, type, namefield, item, label)                           \
-	conv_params(c, &(s)->listfield, &asn_DEF_##type, offsetof(type##_t, namefield), item, label)
+static int walk(conv *c, unsigned type, char *p, const reg_item *item, unsigned depth);
 
-static int visit(const walk_node *n, void *vctx)
+/*
+ * Member m (a list item: index >= 0) of a node, at parent + m->offset, at
+ * depth: converts the name it carries, or walks into it. A pointee either
+ * may write is copied first. *item is the registry's event or signal named
+ * in the node so far, for the parameters below it.
+ */
+static int member(conv *c, const schema_member *m, char *parent, const reg_item **item,
+                  unsigned depth, int index)
 {
-	conv *c = vctx;
-	unsigned d = n->depth;
-	c->depth = d;
-	if (d < PATH_DEPTH) {
-		if (n->member >= 0) {
-			c->seg[d] = n->parent->elements[n->member].name;
-		} else {
-			c->seg[d] = NULL;
-			c->idx[d] = c->counter[d]++;
+	const schema_type *t = &schema_types[m->type];
+	char *v = parent + m->offset;
+	int cons = schema_constructed(t->kind);
+	if (!m->name_kind && !cons)
+		return MEGACO_OK; /* a primitive without a name: shared, never written */
+	if (m->flags & SM_POINTER) {
+		char **slot = (char **)(void *)v;
+		if (!*slot)
+			return MEGACO_OK;
+		if (!(v = *slot = arena_memdup(c->arena, *slot, t->size)))
+			return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
+	}
+	c->depth = cons ? depth : depth - 1; /* a name's path is its node's */
+	if (cons && depth < PATH_DEPTH) {
+		c->seg[depth] = index < 0 ? m->name : NULL;
+		c->idx[depth] = index;
+	}
+	switch (m->name_kind) {
+	case SN_TERMINATION_ID: return conv_tid(c, (TerminationID_t *)(void *)v);
+	case SN_PROPERTY: return conv_pkgd(c, (void *)v, MEGACO_ITEM_PROPERTY, item);
+	case SN_EVENT: return conv_pkgd(c, (void *)v, MEGACO_ITEM_EVENT, item);
+	case SN_SIGNAL: return conv_pkgd(c, (void *)v, MEGACO_ITEM_SIGNAL, item);
+	case SN_STATISTIC: return conv_pkgd(c, (void *)v, MEGACO_ITEM_STATISTIC, item);
+	case SN_EVENT_PARAM:
+	case SN_SIGNAL_PARAM: return conv_param(c, (void *)v, *item);
+	case SN_PACKAGE: return conv_package(c, (void *)v);
+	case SN_DIGIT_MAP: return conv_dialplan(c, (void *)v);
+	default: return walk(c, m->type, v, *item, depth);
+	}
+}
+
+/* The constructed value of `type` at p, a copy the walk may write. */
+static int walk(conv *c, unsigned type, char *p, const reg_item *item, unsigned depth)
+{
+	const schema_type *t = &schema_types[type];
+	const schema_member *m = &schema_members[t->first];
+	int rc = MEGACO_OK;
+	if (t->kind == SK_SEQUENCE_OF || t->kind == SK_SET_OF) {
+		asn_anonymous_set_ *l = (asn_anonymous_set_ *)(void *)p;
+		if (l->count <= 0) { /* no array shared with the original */
+			l->array = NULL;
+			l->count = l->size = 0;
+			return MEGACO_OK;
 		}
-		if (td_is_list(n->td) && d + 1 < PATH_DEPTH)
-			c->counter[d + 1] = 0;
+		void **arr = (void **)(void *)arena_memdup(c->arena, l->array,
+		                                           (size_t)l->count * sizeof *arr);
+		if (!arr)
+			return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
+		l->array = arr;
+		l->size = l->count;
+		for (int i = 0; i < l->count && rc == MEGACO_OK; i++)
+			rc = member(c, m, (char *)&arr[i], &item, depth + 1, i);
+	} else if (t->kind == SK_CHOICE) {
+		int present = schema_present_get(p + t->pres_offset, t->pres_size);
+		if (present > 0 && present <= t->count)
+			rc = member(c, m + present - 1, p, &item, depth + 1, -1);
+	} else {
+		for (unsigned i = 0; i < t->count && rc == MEGACO_OK; i++)
+			rc = member(c, m + i, p, &item, depth + 1, -1);
 	}
-	asn_TYPE_descriptor_t *td = n->td;
-	void *p = n->ptr;
-	const reg_item *it = NULL;
-	int rc;
-	if (!constructed(td))
-		return WALK_CONTINUE; /* leaves: the walker stops there anyway */
-	if (copy_children(c->arena, td, p))
-		return fail(c, MEGACO_ERR_NOMEM, NULL, NULL, NULL);
-	if (td == &asn_DEF_TerminationID)
-		return (rc = conv_tid(c, p)) ? rc : WALK_SKIP;
-	if (td == &asn_DEF_PropertyParm)
-		return (rc = conv_pkgd(c, &((PropertyParm_t *)p)->name, MEGACO_ITEM_PROPERTY, &it))
-		           ? rc : WALK_SKIP;
-	if (td == &asn_DEF_IndAudPropertyParm) /* its optional PropertyParm is visited next */
-		return conv_pkgd(c, &((IndAudPropertyParm_t *)p)->name, MEGACO_ITEM_PROPERTY, &it);
-	if (td == &asn_DEF_RequestedEvent) { /* embedded events and signals follow */
-		RequestedEvent_t *e = p;
-		if ((rc = conv_pkgd(c, &e->pkgdName, MEGACO_ITEM_EVENT, &it)))
-			return rc;
-		return PARAMS(c, e, evParList, EventParameter, eventParameterName, it, "evParList");
-	}
-	if (td == &asn_DEF_SecondRequestedEvent) {
-		SecondRequestedEvent_t *e = p;
-		if ((rc = conv_pkgd(c, &e->pkgdName, MEGACO_ITEM_EVENT, &it)))
-			return rc;
-		return PARAMS(c, e, evParList, EventParameter, eventParameterName, it, "evParList");
-	}
-	if (td == &asn_DEF_ObservedEvent) {
-		ObservedEvent_t *e = p;
-		if ((rc = conv_pkgd(c, &e->eventName, MEGACO_ITEM_EVENT, &it)) ||
-		    (rc = PARAMS(c, e, eventParList, EventParameter, eventParameterName, it,
-		                 "eventParList")))
-			return rc;
-		return WALK_SKIP;
-	}
-	if (td == &asn_DEF_EventSpec) {
-		EventSpec_t *e = p;
-		if ((rc = conv_pkgd(c, &e->eventName, MEGACO_ITEM_EVENT, &it)) ||
-		    (rc = PARAMS(c, e, eventParList, EventParameter, eventParameterName, it,
-		                 "eventParList")))
-			return rc;
-		return WALK_SKIP;
-	}
-	if (td == &asn_DEF_Signal) {
-		Signal_t *s = p;
-		if ((rc = conv_pkgd(c, &s->signalName, MEGACO_ITEM_SIGNAL, &it)) ||
-		    (rc = PARAMS(c, s, sigParList, SigParameter, sigParameterName, it, "sigParList")))
-			return rc;
-		return WALK_SKIP;
-	}
-	if (td == &asn_DEF_IndAudSignal)
-		rc = conv_pkgd(c, &((IndAudSignal_t *)p)->signalName, MEGACO_ITEM_SIGNAL, &it);
-	else if (td == &asn_DEF_IndAudEventsDescriptor)
-		rc = conv_pkgd(c, &((IndAudEventsDescriptor_t *)p)->pkgdName, MEGACO_ITEM_EVENT, &it);
-	else if (td == &asn_DEF_IndAudEventBufferDescriptor)
-		rc = conv_pkgd(c, &((IndAudEventBufferDescriptor_t *)p)->eventName, MEGACO_ITEM_EVENT,
-		               &it);
-	else if (td == &asn_DEF_StatisticsParameter)
-		rc = conv_pkgd(c, &((StatisticsParameter_t *)p)->statName, MEGACO_ITEM_STATISTIC, &it);
-	else if (td == &asn_DEF_IndAudStatisticsDescriptor)
-		rc = conv_pkgd(c, &((IndAudStatisticsDescriptor_t *)p)->statName, MEGACO_ITEM_STATISTIC,
-		               &it);
-	else if (td == &asn_DEF_PackagesItem)
-		rc = conv_package(c, &((PackagesItem_t *)p)->packageName);
-	else if (td == &asn_DEF_IndAudPackagesDescriptor)
-		rc = conv_package(c, &((IndAudPackagesDescriptor_t *)p)->packageName);
-	else if (td == &asn_DEF_DigitMapDescriptor)
-		rc = conv_dialplan_ptr(c, &((DigitMapDescriptor_t *)p)->digitMapName);
-	else if (td == &asn_DEF_IndAudDigitMapDescriptor)
-		rc = conv_dialplan_ptr(c, &((IndAudDigitMapDescriptor_t *)p)->digitMapName);
-	else if (td == &asn_DEF_EventDM)
-		rc = ((EventDM_t *)p)->present == EventDM_PR_digitMapName
-		         ? conv_dialplan(c, &((EventDM_t *)p)->choice.digitMapName) : MEGACO_OK;
-	else
-		return WALK_CONTINUE;
-	return rc ? rc : WALK_SKIP;
+	return rc;
 }
 
 /* Converts a copy of model into `to` form; *out gets the converted copy. */
@@ -471,8 +321,8 @@ static int convert_copy(megaco_arena *a, const MegacoMessage_t *model, megaco_na
 	c->err = err;
 	if (!c->reg)
 		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	int rc = model_walk(&asn_DEF_MegacoMessage, copy, visit, c);
-	if (rc < 0)
+	int rc = walk(c, SCHEMA_ROOT, (char *)copy, NULL, 0);
+	if (rc != MEGACO_OK)
 		return rc;
 	if (a->failed)
 		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
