@@ -209,16 +209,13 @@ static void test_spare_freed_at_thread_exit(void **state)
 
 static void count_decodes(megaco_encoding enc)
 {
-	size_t n = 0;
 	long worst = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		const char *path = C->entries[i].path[enc - 1];
-		/* The time_test set: the one in every encoding, and valid throughout. */
-		if (!path || strcmp(C->entries[i].set, "time_test"))
-			continue;
-		size_t len;
-		unsigned char *b = read_file(path, &len);
-		assert_non_null(b);
+	/* The time_test set: the one in every encoding, and valid throughout. */
+	corpus_walk w = { .c = C, .first = enc, .set = "time_test" };
+	while (corpus_next(&w)) {
+		const char *path = w.path;
+		const unsigned char *b = w.bytes;
+		size_t len = w.len;
 
 		/* 1. Through the caller's allocator: a few blocks, no C heap at all. */
 		counter cnt = { 0, 0, 0 };
@@ -278,11 +275,8 @@ static void count_decodes(megaco_encoding enc)
 			assert_null(m);
 		assert_int_equal(cnt.frees, cnt.allocs);
 		assert_int_equal(heap.mallocs, 0);
-
-		free(b);
-		n++;
 	}
-	assert_int_equal(n, 149);
+	assert_int_equal(w.files, 149);
 	printf("# %s: at most %ld allocation(s) per decode\n", megaco_encoding_name(enc), worst);
 }
 
@@ -321,14 +315,10 @@ static void test_encode_balanced(void **state)
 {
 	(void)state;
 	long scratch = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		const char *path = C->entries[i].path[MEGACO_ENC_BER - 1];
-		if (!path)
-			continue;
-		size_t len;
-		unsigned char *b = read_file(path, &len);
-		megaco_message *m = NULL;
-		assert_int_equal(megaco_decode(MEGACO_ENC_BER, b, len, NULL, &m, NULL), MEGACO_OK);
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_BER, .decode = 1 };
+	while (corpus_next(&w)) {
+		const char *path = w.path;
+		const megaco_message *m = w.m;
 		counter cnt = { 0, 0, 0 };
 		megaco_allocator al = { count_alloc, count_free, &cnt };
 		megaco_options o;
@@ -351,8 +341,6 @@ static void test_encode_balanced(void **state)
 			megaco_buffer_free(out, &o);
 			assert_int_equal(cnt.allocs, cnt.frees);
 		}
-		megaco_message_free(m);
-		free(b);
 	}
 	printf("# encoding the corpus to BER and PER took %ld scratch allocations\n", scratch);
 }
@@ -437,18 +425,9 @@ static void strict_one(const char *path, megaco_encoding enc, const unsigned cha
 
 static void strict_sweep(void)
 {
-	for (size_t i = 0; i < C->count; i++) {
-		for (megaco_encoding enc = MEGACO_ENC_PRETTY; enc <= MEGACO_ENC_APER; enc++) {
-			const char *path = C->entries[i].path[enc - 1];
-			if (!path)
-				continue;
-			size_t len;
-			unsigned char *b = read_file(path, &len);
-			assert_non_null(b);
-			strict_one(path, enc, b, len);
-			free(b);
-		}
-	}
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_PRETTY, .last = MEGACO_ENC_APER };
+	while (corpus_next(&w))
+		strict_one(w.path, w.enc, w.bytes, w.len);
 	/* Large: every encoding of one big message, built as text. */
 	size_t len;
 	unsigned char *text = big_message(600, &len);

@@ -408,22 +408,13 @@ static void test_detect_samples(void **state)
 	assert_int_equal(v, 5);
 
 	/* Every corpus file in every encoding, with its manifest version. */
-	size_t n = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		corpus_entry *ce = &C->entries[i];
-		for (megaco_encoding enc = MEGACO_ENC_PRETTY; enc <= MEGACO_ENC_APER; enc++) {
-			if (!ce->path[enc - 1])
-				continue;
-			size_t len;
-			unsigned char *b = read_file(ce->path[enc - 1], &len);
-			assert_int_equal(megaco_detect(b, len, &e, &v), MEGACO_OK);
-			if (e != enc || v != ce->version)
-				fail_msg("%s: detected %s v%d", ce->path[enc - 1], megaco_encoding_name(e), v);
-			free(b);
-			n++;
-		}
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_PRETTY, .last = MEGACO_ENC_APER };
+	while (corpus_next(&w)) {
+		assert_int_equal(megaco_detect(w.bytes, w.len, &e, &v), MEGACO_OK);
+		if (e != w.enc || v != w.e->version)
+			fail_msg("%s: detected %s v%d", w.path, megaco_encoding_name(e), v);
 	}
-	assert_true(n >= 5 * 149);
+	assert_true(w.files >= 5 * 149);
 }
 
 /* ---- the caller's allocator ---------------------------------------------------- */
@@ -507,8 +498,6 @@ static void test_custom_allocator(void **state)
 static void test_failing_allocator_everywhere(void **state)
 {
 	(void)state;
-	const megaco_encoding encs[] = {MEGACO_ENC_PRETTY, MEGACO_ENC_COMPACT, MEGACO_ENC_BER,
-	                                MEGACO_ENC_PER, MEGACO_ENC_APER};
 	int failures = 0;
 	long refusals = 0;
 	counter cnt = {0, 0, 0, -1};
@@ -516,79 +505,70 @@ static void test_failing_allocator_everywhere(void **state)
 	megaco_options o;
 	megaco_options_init(&o);
 	o.allocator = &al;
-	for (size_t i = 0; i < C->count && failures < 10; i++) {
-		if (!C->entries[i].valid)
-			continue;
-		for (size_t d = 0; d < 5; d++) {
-			const char *path = C->entries[i].path[encs[d] - 1];
-			if (!path)
-				continue;
-			size_t len;
-			unsigned char *in = read_file(path, &len);
-			assert_non_null(in);
-			megaco_message *src = NULL;
-			/* Text with each scanner (the non-reentrant one last, so src is from it). */
-			for (int sc = encs[d] <= MEGACO_ENC_COMPACT ? 0 : 1; sc < 2; sc++) {
-				o.scanner = sc ? MEGACO_SCANNER_NON_REENTRANT : MEGACO_SCANNER_REENTRANT;
-				megaco_message_free(src);
-				src = NULL;
-				for (long k = 0;; k++) {
-					cnt = (counter){0, 0, 0, k};
-					megaco_message *keep = (megaco_message *)&cnt, *m = keep;
-					megaco_error err;
-					int rc = megaco_decode(encs[d], in, len, &o, &m, &err);
-					if (rc == MEGACO_OK) {
-						src = m;
-						break;
-					}
-					refusals++;
-					if (rc != MEGACO_ERR_NOMEM || err.code != rc || m != keep || cnt.live ||
-					    k > 64) {
-						print_message("decode %s (scanner %d), failing from call %ld: %s, %ld live\n",
-						              path, sc, k, err.message, cnt.live);
-						failures++;
-						break;
-					}
-				}
-			}
-			for (size_t e = 0; src && e < 5; e++) {
-				/*
-				 * What the encode gives with memory to spare (a text name with no
-				 * binary form is UNKNOWN_NAME): with less, that or NOMEM.
-				 */
-				void *out = NULL;
-				size_t out_len = 0;
-				int want = megaco_encode_alloc(src, encs[e], &o, &out, &out_len, NULL);
-				megaco_buffer_free(out, &o);
-				for (long k = 0;; k++) {
-					cnt.fail_after = cnt.allocs + k;
-					long live = cnt.live;
-					out = &out;
-					megaco_error err;
-					int rc = megaco_encode_alloc(src, encs[e], &o, &out, &out_len, &err);
-					if (rc == MEGACO_OK)
-						megaco_buffer_free(out, &o);
-					if (rc == want)
-						break;
-					refusals++;
-					if (rc != MEGACO_ERR_NOMEM || err.code != rc || out != &out ||
-					    cnt.live != live || k > 64) {
-						print_message("%s to %s, failing from call %ld: %s\n", path,
-						              megaco_encoding_name(encs[e]), k, err.message);
-						failures++;
-						break;
-					}
-				}
-			}
-			cnt.fail_after = -1;
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_PRETTY, .last = MEGACO_ENC_APER, .valid_only = 1 };
+	while (failures < 10 && corpus_next(&w)) {
+		const char *path = w.path;
+		megaco_message *src = NULL;
+		/* Text with each scanner (the non-reentrant one last, so src is from it). */
+		for (int sc = w.enc <= MEGACO_ENC_COMPACT ? 0 : 1; sc < 2; sc++) {
+			o.scanner = sc ? MEGACO_SCANNER_NON_REENTRANT : MEGACO_SCANNER_REENTRANT;
 			megaco_message_free(src);
-			if (cnt.live) {
-				print_message("%s: %ld allocations never given back\n", path, cnt.live);
-				failures++;
+			src = NULL;
+			for (long k = 0;; k++) {
+				cnt = (counter){0, 0, 0, k};
+				megaco_message *keep = (megaco_message *)&cnt, *m = keep;
+				megaco_error err;
+				int rc = megaco_decode(w.enc, w.bytes, w.len, &o, &m, &err);
+				if (rc == MEGACO_OK) {
+					src = m;
+					break;
+				}
+				refusals++;
+				if (rc != MEGACO_ERR_NOMEM || err.code != rc || m != keep || cnt.live || k > 64) {
+					print_message("decode %s (scanner %d), failing from call %ld: %s, %ld live\n",
+					              path, sc, k, err.message, cnt.live);
+					failures++;
+					break;
+				}
 			}
-			free(in);
+		}
+		for (megaco_encoding to = MEGACO_ENC_PRETTY; src && to <= MEGACO_ENC_APER; to++) {
+			/*
+			 * What the encode gives with memory to spare (a text name with no
+			 * binary form is UNKNOWN_NAME): with less, that or NOMEM.
+			 */
+			void *out = NULL;
+			size_t out_len = 0;
+			int want = megaco_encode_alloc(src, to, &o, &out, &out_len, NULL);
+			megaco_buffer_free(out, &o);
+			for (long k = 0;; k++) {
+				cnt.fail_after = cnt.allocs + k;
+				long live = cnt.live;
+				out = &out;
+				megaco_error err;
+				int rc = megaco_encode_alloc(src, to, &o, &out, &out_len, &err);
+				if (rc == MEGACO_OK)
+					megaco_buffer_free(out, &o);
+				if (rc == want)
+					break;
+				refusals++;
+				if (rc != MEGACO_ERR_NOMEM || err.code != rc || out != &out || cnt.live != live ||
+				    k > 64) {
+					print_message("%s to %s, failing from call %ld: %s\n", path,
+					              megaco_encoding_name(to), k, err.message);
+					failures++;
+					break;
+				}
+			}
+		}
+		cnt.fail_after = -1;
+		megaco_message_free(src);
+		if (cnt.live) {
+			print_message("%s: %ld allocations never given back\n", path, cnt.live);
+			failures++;
 		}
 	}
+	corpus_stop(&w);
 	print_message("%ld refused allocations, each one a clean MEGACO_ERR_NOMEM\n", refusals);
 	assert_int_equal(failures, 0);
 	assert_true(refusals > 0);

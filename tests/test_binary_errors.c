@@ -367,15 +367,6 @@ static const bad_input cases[] = {
 	{ "ber at exactly max_message_size", BER, "msg81b03", NOB, MUT_NONE, 0, SIZE_MAX, 0, MEGACO_OK, 0 },
 };
 
-static const char *corpus_path(const char *name, megaco_encoding enc)
-{
-	for (size_t i = 0; i < C->count; i++)
-		if (!strcmp(C->entries[i].set, "time_test") && !strcmp(C->entries[i].name, name))
-			return C->entries[i].path[enc - 1];
-	fail_msg("no corpus message %s", name);
-	return NULL;
-}
-
 /* Builds the case's input into malloc'd memory. */
 static unsigned char *build_input(const bad_input *c, size_t *len)
 {
@@ -428,7 +419,7 @@ static unsigned char *build_input(const bad_input *c, size_t *len)
 		return b;
 	}
 	if (c->msg) {
-		b = read_file(corpus_path(c->msg, file_enc), &n);
+		b = read_file(corpus_find(C, c->msg)->path[file_enc - 1], &n);
 		assert_non_null(b);
 	} else {
 		b = malloc(c->nbytes + 1);
@@ -523,38 +514,29 @@ static void test_bad_input_table(void **state)
 static void test_truncation_every_byte(void **state)
 {
 	(void)state;
-	size_t files = 0, cuts = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		for (megaco_encoding enc = BER; enc <= PER; enc++) {
-			const char *path = C->entries[i].path[enc - 1];
-			if (!path)
-				continue;
-			size_t len;
-			unsigned char *full = read_file(path, &len);
-			assert_non_null(full);
-			for (size_t k = 0; k < len; k++) {
-				/* An exact-size copy, so ASan sees any read past the cut. */
-				unsigned char *cut = malloc(k ? k : 1);
-				memcpy(cut, full, k);
-				char what[600];
-				snprintf(what, sizeof what, "%s cut to %zu of %zu bytes", path, k, len);
-				megaco_error err;
-				int rc = decode_checked(what, enc, cut, k, NULL, NULL, &err);
-				if (rc != MEGACO_ERR_TRUNCATED)
-					fail_msg("%s: %s (%s), expected truncated", what, megaco_strerror(rc),
-					         err.message);
-				/* Auto-detection may take a BER prefix for PER: any error will do. */
-				if (decode_checked(what, AUTO, cut, k, NULL, NULL, NULL) == MEGACO_OK)
-					fail_msg("%s: auto-detected decode succeeded", what);
-				free(cut);
-				cuts++;
-			}
-			free(full);
-			files++;
+	size_t cuts = 0;
+	corpus_walk w = { .c = C, .first = BER, .last = PER };
+	while (corpus_next(&w)) {
+		for (size_t k = 0; k < w.len; k++) {
+			/* An exact-size copy, so ASan sees any read past the cut. */
+			unsigned char *cut = malloc(k ? k : 1);
+			memcpy(cut, w.bytes, k);
+			char what[600];
+			snprintf(what, sizeof what, "%s cut to %zu of %zu bytes", w.path, k, w.len);
+			megaco_error err;
+			int rc = decode_checked(what, w.enc, cut, k, NULL, NULL, &err);
+			if (rc != MEGACO_ERR_TRUNCATED)
+				fail_msg("%s: %s (%s), expected truncated", what, megaco_strerror(rc),
+				         err.message);
+			/* Auto-detection may take a BER prefix for PER: any error will do. */
+			if (decode_checked(what, AUTO, cut, k, NULL, NULL, NULL) == MEGACO_OK)
+				fail_msg("%s: auto-detected decode succeeded", what);
+			free(cut);
+			cuts++;
 		}
 	}
-	assert_int_equal(files, 2 * 149);
-	printf("# %zu truncations of %zu vectors\n", cuts, files);
+	assert_int_equal(w.files, 2 * 149);
+	printf("# %zu truncations of %zu vectors\n", cuts, w.files);
 }
 
 /*
@@ -569,37 +551,35 @@ static void test_bit_flips(void **state)
 	size_t stride = stride_env ? strtoul(stride_env, NULL, 10) : 1;
 	if (stride == 0)
 		stride = 1;
-	for (size_t i = 0; i < C->count; i += stride) {
-		for (megaco_encoding enc = BER; enc <= PER; enc++) {
-			const char *path = C->entries[i].path[enc - 1];
-			if (!path)
-				continue;
-			size_t len;
-			unsigned char *b = read_file(path, &len);
-			assert_non_null(b);
-			for (size_t bit = 0; bit < 8 * len; bit++) {
-				b[bit / 8] ^= (unsigned char)(0x80u >> bit % 8);
-				char what[600];
-				snprintf(what, sizeof what, "%s with bit %zu flipped", path, bit);
-				megaco_message *m = NULL;
-				if (decode_checked(what, enc, b, len, NULL, &m, NULL) == MEGACO_OK) {
-					decoded++;
-					for (megaco_encoding to = BER; to <= PER; to++) {
-						void *out = NULL;
-						size_t out_len = 0;
-						megaco_error err;
-						int rc = megaco_encode_alloc(m, to, NULL, &out, &out_len, &err);
-						if (rc == MEGACO_OK)
-							megaco_buffer_free(out, NULL);
-						else if (rc == MEGACO_ERR_INTERNAL || err.code != rc)
-							fail_msg("%s: re-encode: %s", what, err.message);
-					}
-					megaco_message_free(m);
+	corpus_walk w = { .c = C, .first = BER, .last = PER };
+	while (corpus_next(&w)) {
+		if ((size_t)(w.e - C->entries) % stride)
+			continue;
+		const char *path = w.path;
+		megaco_encoding enc = w.enc;
+		unsigned char *b = w.bytes;
+		size_t len = w.len;
+		for (size_t bit = 0; bit < 8 * len; bit++) {
+			b[bit / 8] ^= (unsigned char)(0x80u >> bit % 8);
+			char what[600];
+			snprintf(what, sizeof what, "%s with bit %zu flipped", path, bit);
+			megaco_message *m = NULL;
+			if (decode_checked(what, enc, b, len, NULL, &m, NULL) == MEGACO_OK) {
+				decoded++;
+				for (megaco_encoding to = BER; to <= PER; to++) {
+					void *out = NULL;
+					size_t out_len = 0;
+					megaco_error err;
+					int rc = megaco_encode_alloc(m, to, NULL, &out, &out_len, &err);
+					if (rc == MEGACO_OK)
+						megaco_buffer_free(out, NULL);
+					else if (rc == MEGACO_ERR_INTERNAL || err.code != rc)
+						fail_msg("%s: re-encode: %s", what, err.message);
 				}
-				b[bit / 8] ^= (unsigned char)(0x80u >> bit % 8);
-				flips++;
+				megaco_message_free(m);
 			}
-			free(b);
+			b[bit / 8] ^= (unsigned char)(0x80u >> bit % 8);
+			flips++;
 		}
 	}
 	printf("# %zu bit flips, %zu still decoded\n", flips, decoded);
@@ -609,12 +589,11 @@ static void test_bit_flips(void **state)
 static void test_max_depth_exact(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < C->count; i++) {
-		const char *path = C->entries[i].path[BER - 1];
-		if (!path)
-			continue;
-		size_t len;
-		unsigned char *b = read_file(path, &len);
+	corpus_walk w = { .c = C, .first = BER };
+	while (corpus_next(&w)) {
+		const char *path = w.path;
+		const unsigned char *b = w.bytes;
+		size_t len = w.len;
 		unsigned d = ber_depth(b, 0, len);
 		assert_true(d >= 3);
 		megaco_options o;
@@ -624,7 +603,6 @@ static void test_max_depth_exact(void **state)
 		o.max_depth = d - 1;
 		megaco_error err;
 		assert_int_equal(decode_checked(path, BER, b, len, &o, NULL, &err), MEGACO_ERR_TOO_DEEP);
-		free(b);
 	}
 }
 
@@ -632,18 +610,12 @@ static void test_max_depth_exact(void **state)
 static void test_version_offsets(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < C->count; i++) {
-		corpus_entry *e = &C->entries[i];
-		if (!e->path[BER - 1] || !e->path[PER - 1])
-			continue;
-		size_t n;
-		unsigned char *b = read_file(e->path[BER - 1], &n);
-		assert_int_equal(b[ber_version_offset(b, n)], e->version);
-		free(b);
-		b = read_file(e->path[PER - 1], &n);
-		assert_int_equal(per_get_version(b), e->version);
-		free(b);
-	}
+	corpus_walk w = { .c = C, .first = BER, .last = PER };
+	while (corpus_next(&w))
+		if (w.enc == BER)
+			assert_int_equal(w.bytes[ber_version_offset(w.bytes, w.len)], w.e->version);
+		else
+			assert_int_equal(per_get_version(w.bytes), w.e->version);
 }
 
 int main(int argc, char **argv)

@@ -39,34 +39,15 @@ static corpus *C;
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-typedef struct growbuf {
-	unsigned char *buf;
-	size_t len, cap;
-} growbuf;
-
-static int grow_write(const void *data, size_t size, void *key)
-{
-	growbuf *g = key;
-	if (g->len + size > g->cap) {
-		g->cap = (g->len + size) * 2;
-		g->buf = realloc(g->buf, g->cap);
-		assert_non_null(g->buf);
-	}
-	if (size) /* asn1c reports empty strings as (NULL, 0) */
-		memcpy(g->buf + g->len, data, size);
-	g->len += size;
-	return 0;
-}
-
 /* asn1c's der_encode() output, malloc'd. */
 static unsigned char *asn1c_der(asn_TYPE_descriptor_t *td, void *ptr, size_t *len)
 {
-	growbuf g = { NULL, 0, 0 };
-	asn_enc_rval_t r = der_encode(td, ptr, grow_write, &g);
+	byte_sink g = { 0 };
+	asn_enc_rval_t r = der_encode(td, ptr, byte_sink_write, &g);
 	assert_true(r.encoded >= 0);
 	assert_int_equal((size_t)r.encoded, g.len);
 	*len = g.len;
-	return g.buf;
+	return g.p;
 }
 
 /* der_write() output through an exactly sized buffer, malloc'd; also checks the size query. */
@@ -125,52 +106,41 @@ static void same_as_asn1c(const char *what, unsigned type, asn_TYPE_descriptor_t
 static void test_corpus_byte_identical(void **state)
 {
 	(void)state;
-	size_t n = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		corpus_entry *e = &C->entries[i];
-		if (!e->path[MEGACO_ENC_BER - 1])
-			continue;
-		unsigned char *ber;
-		size_t ber_len, alen, olen;
-		megaco_message *m = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &ber_len);
-		unsigned char *o = ours(SCHEMA_ROOT, m->model, DER_WRITE_CHECK, &olen);
-		assert_bytes_equal(e->name, o, olen, ber, ber_len);
-		unsigned char *a = asn1c_der(&asn_DEF_MegacoMessage, m->model, &alen);
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_BER, .decode = 1 };
+	while (corpus_next(&w)) {
+		const corpus_entry *e = w.e;
+		size_t alen, olen;
+		unsigned char *o = ours(SCHEMA_ROOT, w.m->model, DER_WRITE_CHECK, &olen);
+		assert_bytes_equal(e->name, o, olen, w.bytes, w.len);
+		unsigned char *a = asn1c_der(&asn_DEF_MegacoMessage, w.m->model, &alen);
 		/* asn1c 0.9.28 writes unsigned values over 2^31-1 in a 32-bit long as negative. */
 		if (LONG_MAX > 0x7fffffffL || olen == alen)
 			assert_bytes_equal(e->name, o, olen, a, alen);
 		free(a);
 		free(o);
-		megaco_message_free(m);
 
 		/* The same from a PER-decoded model (other allocation, other order of asn1c use). */
 		if (e->path[MEGACO_ENC_PER - 1]) {
-			unsigned char *per;
-			size_t per_len;
-			m = decode_file(e->path[MEGACO_ENC_PER - 1], MEGACO_ENC_PER, &per, &per_len);
+			megaco_message *m = decode_file(e->path[MEGACO_ENC_PER - 1], MEGACO_ENC_PER, NULL, NULL);
 			o = ours(SCHEMA_ROOT, m->model, DER_WRITE_CHECK, &olen);
-			assert_bytes_equal(e->name, o, olen, ber, ber_len);
+			assert_bytes_equal(e->name, o, olen, w.bytes, w.len);
 			free(o);
-			free(per);
 			megaco_message_free(m);
 		}
-		free(ber);
-		n++;
 	}
-	assert_int_equal(n, 149);
+	assert_int_equal(w.files, 149);
 }
 
 /* Every capacity below the size reports exactly the size; at or above it, encodes at buf[0]. */
 static void test_corpus_buffer_sizes(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < C->count; i++) {
-		corpus_entry *e = &C->entries[i];
-		if (!e->path[MEGACO_ENC_BER - 1])
-			continue;
-		unsigned char *ber;
-		size_t len;
-		megaco_message *m = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &len);
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_BER, .decode = 1 };
+	while (corpus_next(&w)) {
+		const corpus_entry *e = w.e;
+		const megaco_message *m = w.m;
+		const unsigned char *ber = w.bytes;
+		size_t len = w.len;
 		unsigned char *buf = malloc(len + 64);
 		for (size_t cap = 0; cap <= len + 64; cap += cap < len - 2 || cap >= len + 2 ? 7 : 1) {
 			size_t got = 12345;
@@ -185,8 +155,6 @@ static void test_corpus_buffer_sizes(void **state)
 			}
 		}
 		free(buf);
-		free(ber);
-		megaco_message_free(m);
 	}
 }
 
@@ -420,15 +388,10 @@ static void test_named_bits_in_message(void **state)
 {
 	(void)state;
 	size_t tried = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		corpus_entry *e = &C->entries[i];
-		if (!e->path[MEGACO_ENC_BER - 1])
-			continue;
-		unsigned char *ber;
-		size_t len;
-		megaco_message *m = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &len);
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_BER, .decode = 1 };
+	while (corpus_next(&w)) {
 		finder f = { is_notify_completion, { 0 }, 0 };
-		model_walk(&asn_DEF_MegacoMessage, m->model, find_visit, &f);
+		model_walk(&asn_DEF_MegacoMessage, w.m->model, find_visit, &f);
 		if (f.hit) {
 			BIT_STRING_t *bs = f.found.ptr, saved = *bs;
 			uint8_t *padded = calloc(1, (size_t)bs->size + 2000);
@@ -440,15 +403,13 @@ static void test_named_bits_in_message(void **state)
 			bs->size += 2000;
 			bs->bits_unused = 0;
 			size_t olen;
-			unsigned char *o = ours(SCHEMA_ROOT, m->model, DER_WRITE_CHECK, &olen);
-			assert_bytes_equal(e->name, o, olen, ber, len);
+			unsigned char *o = ours(SCHEMA_ROOT, w.m->model, DER_WRITE_CHECK, &olen);
+			assert_bytes_equal(w.e->name, o, olen, w.bytes, w.len);
 			free(o);
 			*bs = saved;
 			free(padded);
 			tried++;
 		}
-		megaco_message_free(m);
-		free(ber);
 	}
 	if (!tried)
 		fail_msg("no corpus message has a NotifyCompletion");
@@ -518,13 +479,10 @@ static void test_constraints(void **state)
 	};
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		size_t tried = 0;
-		for (size_t i = 0; i < C->count; i++) {
-			corpus_entry *e = &C->entries[i];
-			if (!e->path[MEGACO_ENC_BER - 1])
-				continue;
-			unsigned char *ber;
-			size_t len;
-			megaco_message *m = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &len);
+		corpus_walk w = { .c = C, .first = MEGACO_ENC_BER, .decode = 1 };
+		while (corpus_next(&w)) {
+			const corpus_entry *e = w.e;
+			megaco_message *m = w.m;
 			finder f = { cases[c].where, { 0 }, 0 };
 			model_walk(&asn_DEF_MegacoMessage, m->model, find_visit, &f);
 			if (f.hit) {
@@ -551,8 +509,6 @@ static void test_constraints(void **state)
 					((OCTET_STRING_t *)f.found.ptr)->buf[0] = first;
 				tried++;
 			}
-			megaco_message_free(m);
-			free(ber);
 		}
 		if (!tried)
 			fail_msg("%s: no corpus message has such a node", cases[c].what);
@@ -646,17 +602,10 @@ static void test_depth_agrees(void **state)
 {
 	(void)state;
 	unsigned refused = 0, passed = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		corpus_entry *e = &C->entries[i];
-		if (!e->path[MEGACO_ENC_BER - 1] || !e->valid)
-			continue;
-		unsigned char *ber;
-		size_t len;
-		megaco_message *m = decode_file(e->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, &ber, &len);
-		unsigned r = depth_agrees(e->name, m, 1, 40);
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_BER, .decode = 1, .valid_only = 1 };
+	while (corpus_next(&w)) {
+		unsigned r = depth_agrees(w.e->name, w.m, 1, 40);
 		refused += r, passed += 40 - r;
-		megaco_message_free(m);
-		free(ber);
 	}
 	for (int levels = 1; levels <= 30; levels += 7) {
 		char text[2048];

@@ -153,24 +153,16 @@ static void test_corpus_under_default(void **state)
 	megaco_options_init(&none);
 	none.max_model_memory = 0;
 	size_t n = 0, most = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		for (megaco_encoding enc = MEGACO_ENC_PRETTY; enc <= MEGACO_ENC_PER; enc++) {
-			const char *path = C->entries[i].path[enc - 1];
-			if (!path)
-				continue;
-			size_t len;
-			unsigned char *b = read_file(path, &len);
-			megaco_message *m = NULL;
-			int rc = megaco_decode(enc, b, len, &none, &m, NULL);
-			if (rc == MEGACO_OK) {
-				if (megaco_message_memory(m) > most)
-					most = megaco_message_memory(m);
-				megaco_message_free(m);
-				assert_int_equal(megaco_decode(enc, b, len, NULL, &m, NULL), MEGACO_OK);
-				megaco_message_free(m);
-				n++;
-			}
-			free(b);
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_PRETTY, .last = MEGACO_ENC_PER };
+	while (corpus_next(&w)) {
+		megaco_message *m = NULL;
+		if (megaco_decode(w.enc, w.bytes, w.len, &none, &m, NULL) == MEGACO_OK) {
+			if (megaco_message_memory(m) > most)
+				most = megaco_message_memory(m);
+			megaco_message_free(m);
+			assert_int_equal(megaco_decode(w.enc, w.bytes, w.len, NULL, &m, NULL), MEGACO_OK);
+			megaco_message_free(m);
+			n++;
 		}
 	}
 	assert_true(n > 500);

@@ -29,18 +29,9 @@
 
 static corpus *C;
 
-static corpus_entry *entry(const char *name)
-{
-	for (size_t i = 0; i < C->count; i++)
-		if (!strcmp(C->entries[i].set, "time_test") && !strcmp(C->entries[i].name, name))
-			return &C->entries[i];
-	fail_msg("no corpus message %s", name);
-	return NULL;
-}
-
 static megaco_message *load(const char *name)
 {
-	return decode_file(entry(name)->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, NULL, NULL);
+	return decode_file(corpus_find(C, name)->path[MEGACO_ENC_BER - 1], MEGACO_ENC_BER, NULL, NULL);
 }
 
 /*
@@ -106,22 +97,17 @@ static void set_version(megaco_message *m, long v) { megaco_message_model(m)->me
 static void test_corpus_passes(void **state)
 {
 	(void)state;
-	size_t n = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		corpus_entry *e = &C->entries[i];
-		if (!e->path[MEGACO_ENC_BER - 1])
-			continue;
-		megaco_message *m = load(e->name);
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_BER, .decode = 1 };
+	while (corpus_next(&w)) {
+		const corpus_entry *e = w.e;
 		for (int v = e->version; v <= 3; v++) {
 			megaco_error err;
-			int rc = version_check_model(megaco_message_model(m), v, 1, &err);
+			int rc = version_check_model(megaco_message_model(w.m), v, 1, &err);
 			if (rc != MEGACO_OK)
 				fail_msg("%s (v%d) checked as v%d: %s", e->name, e->version, v, err.message);
 		}
-		megaco_message_free(m);
-		n++;
 	}
-	assert_int_equal(n, 149);
+	assert_int_equal(w.files, 149);
 }
 
 static void test_version_out_of_range(void **state)
@@ -329,11 +315,10 @@ static void test_pruned_walk_matches_full_walk(void **state)
 {
 	(void)state;
 	size_t refused = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		corpus_entry *e = &C->entries[i];
-		if (!e->path[MEGACO_ENC_BER - 1])
-			continue;
-		megaco_message *m = load(e->name);
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_BER, .decode = 1 };
+	while (corpus_next(&w)) {
+		const corpus_entry *e = w.e;
+		megaco_message *m = w.m;
 		first_v1_ctx f = { "" };
 		model_walk(&asn_DEF_MegacoMessage, megaco_message_model(m), first_v1_visit, &f);
 		megaco_error err;
@@ -344,7 +329,6 @@ static void test_pruned_walk_matches_full_walk(void **state)
 			fail_msg("%s as v1: \"%s\", a full walk finds %s first", e->name,
 			         rc ? err.message : "accepted", f.what);
 		refused += rc != MEGACO_OK;
-		megaco_message_free(m);
 	}
 	assert_true(refused > 10); /* the corpus has plenty of v2 and v3 elements */
 }

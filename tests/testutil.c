@@ -252,6 +252,51 @@ size_t corpus_count(const corpus *c, const char *set, megaco_encoding enc)
 	return n;
 }
 
+const corpus_entry *corpus_find(const corpus *c, const char *name)
+{
+	for (size_t i = 0; i < c->count; i++)
+		if (!strcmp(c->entries[i].name, name))
+			return &c->entries[i];
+	fail_msg("no corpus message %s", name);
+	return NULL;
+}
+
+void corpus_stop(corpus_walk *w)
+{
+	free(w->bytes);
+	megaco_message_free(w->m);
+	w->bytes = NULL;
+	w->m = NULL;
+}
+
+int corpus_next(corpus_walk *w)
+{
+	size_t encs = (size_t)((w->last ? w->last : w->first) - w->first) + 1;
+	corpus_stop(w);
+	for (;; w->pos++) {
+		size_t i = w->pos / encs;
+		if (i >= w->c->count)
+			return 0;
+		const corpus_entry *e = &w->c->entries[i];
+		megaco_encoding enc = w->first + (megaco_encoding)(w->pos % encs);
+		if (!e->path[enc - 1] || (w->valid_only && !e->valid) || (w->set && strcmp(e->set, w->set)))
+			continue;
+		w->pos++;
+		w->e = e;
+		w->enc = enc;
+		w->path = e->path[enc - 1];
+		if (w->decode) {
+			w->m = decode_file(w->path, enc, &w->bytes, &w->len);
+		} else {
+			w->bytes = read_file(w->path, &w->len);
+			if (!w->bytes)
+				fail_msg("%s: cannot read", w->path);
+		}
+		w->files++;
+		return 1;
+	}
+}
+
 void assert_bytes_equal(const char *what, const unsigned char *a, size_t alen,
                         const unsigned char *b, size_t blen)
 {
@@ -382,7 +427,8 @@ int byte_sink_write(const void *data, size_t size, void *key)
 		g->p = p;
 		g->cap = cap;
 	}
-	memcpy(g->p + g->len, data, size);
+	if (size) /* asn1c reports an empty string as (NULL, 0) */
+		memcpy(g->p + g->len, data, size);
 	g->len += size;
 	return 0;
 }

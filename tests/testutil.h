@@ -37,6 +37,41 @@ void corpus_free(corpus *c);
 const char *corpus_dir_from_args(int argc, char **argv);
 /* Counts entries of a set ("time_test", "rfc3525") having encoding enc. */
 size_t corpus_count(const corpus *c, const char *set, megaco_encoding enc);
+/* The entry of that name; fails the test when there is none. */
+const corpus_entry *corpus_find(const corpus *c, const char *name);
+
+/*
+ * A walk over the corpus's files, entry by entry and within an entry from
+ * encoding first to last (last 0: first only), skipping what does not exist:
+ *
+ *     corpus_walk w = { .c = C, .first = MEGACO_ENC_BER, .decode = 1 };
+ *     while (corpus_next(&w))
+ *             ... w.e, w.enc, w.path, w.bytes, w.len, w.m ...
+ *     assert_int_equal(w.files, 149);
+ *
+ * Each step frees what the step before read and decoded (a test that keeps
+ * w.m sets it to NULL); a walk left before its end ends with corpus_stop().
+ */
+typedef struct corpus_walk {
+	const corpus *c;
+	megaco_encoding first, last;
+	int decode;       /* also decode each file into m (decode_file: fails the test on error) */
+	int valid_only;   /* skip the entries the manifest marks invalid */
+	const char *set;  /* with non-NULL, only this set's entries */
+	const corpus_entry *e; /* the current file: its entry, encoding, path and contents */
+	megaco_encoding enc;
+	const char *path;
+	unsigned char *bytes;
+	size_t len;
+	megaco_message *m;
+	size_t files;     /* files visited, the current one included */
+	size_t pos;       /* where the next step starts looking */
+} corpus_walk;
+
+/* Moves w to the next file: 1, or 0 at the end (with everything freed). */
+int corpus_next(corpus_walk *w);
+/* Frees the current file's bytes and model. */
+void corpus_stop(corpus_walk *w);
 
 /* asn1c's printout of a message's model (malloc'd): equal dumps, equal models. */
 char *model_dump(const megaco_message *m);
