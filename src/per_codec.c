@@ -6,12 +6,10 @@
  * the module of its version; asn1c's has the v3 module only, so it refuses
  * a message where the two differ (docs/aper.md, "Version 1").
  */
-#include <string.h>
 
 #include "MegacoMessage.h"
 #include "internal.h"
 #include "megaco_schema.h"
-#include "model_walk.h"
 #include "per_reader.h"
 #include "per_writer.h"
 #include "schema.h"
@@ -23,27 +21,16 @@ typedef struct older_ctx {
 	const char *type; /* the first value found whose PER differs in that version's module */
 } older_ctx;
 
-/* Whether the SEQUENCE type called name has a member mandatory in the module of version. */
-static int mandatory_before(const char *name, long version)
-{
-	for (unsigned t = 0; t < SCHEMA_NTYPES; t++) {
-		const schema_type *ty = &schema_types[t];
-		if (ty->kind != SK_SEQUENCE || !ty->name || strcmp(ty->name, name))
-			continue;
-		for (unsigned k = ty->first; k < (unsigned)ty->first + ty->count; k++)
-			if (schema_members[k].opt_since > version)
-				return 1;
-	}
-	return 0;
-}
-
-static int older_visit(const walk_node *n, void *ctx)
+/* A SEQUENCE with a member mandatory in the module of the message's version stops the walk. */
+static int older_visit(const schema_node *n, void *ctx)
 {
 	older_ctx *c = ctx;
-	if (n->td->name && td_is_sequence(n->td) && mandatory_before(n->td->name, c->version)) {
-		c->type = n->td->name;
-		return -1;
-	}
+	const schema_type *t = &schema_types[n->type];
+	for (unsigned k = t->first; t->kind == SK_SEQUENCE && k < (unsigned)t->first + t->count; k++)
+		if (schema_members[k].opt_since > c->version) {
+			c->type = t->name;
+			return -1;
+		}
 	return WALK_CONTINUE;
 }
 
@@ -60,7 +47,7 @@ static int asn1c_module_differs(const MegacoMessage_t *m, megaco_error *err)
 		older = schema_members[k].opt_since > c.version;
 	if (!older) /* no member's optionality differs: not worth a walk */
 		return MEGACO_OK;
-	model_walk(&asn_DEF_MegacoMessage, (void *)m, older_visit, &c);
+	schema_walk(SCHEMA_ROOT, (void *)(uintptr_t)m, older_visit, &c);
 	if (!c.type)
 		return MEGACO_OK;
 	return set_error(err, MEGACO_ERR_UNSUPPORTED, 0,

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "asn_SET_OF.h"
 #include "internal.h"
 
 #include "megaco_schema.h"
@@ -63,4 +64,42 @@ int schema_ascii(const unsigned char *s, size_t n)
 	for (; i < n; i++)
 		acc |= s[i];
 	return !(acc & UINT64_C(0x8080808080808080));
+}
+
+static int walk(const schema_node *n, int (*visit)(const schema_node *, void *), void *ctx)
+{
+	int rc = visit(n, ctx);
+	if (rc != WALK_CONTINUE)
+		return rc < 0 ? rc : WALK_CONTINUE;
+	const schema_type *t = &schema_types[n->type];
+	const schema_member *m = &schema_members[t->first];
+	if (t->kind == SK_SEQUENCE_OF || t->kind == SK_SET_OF) {
+		const asn_anonymous_set_ *l = n->ptr;
+		for (int i = 0; i < l->count; i++) {
+			schema_node c = { m->type, l->array[i], m, i, n->depth + 1 };
+			if (c.ptr && (rc = walk(&c, visit, ctx)) < 0)
+				return rc;
+		}
+		return WALK_CONTINUE;
+	}
+	int from = 0, to = schema_constructed(t->kind) ? t->count : 0;
+	if (t->kind == SK_CHOICE) {
+		from = schema_present_get((const char *)n->ptr + t->pres_offset, t->pres_size) - 1;
+		to = from + 1;
+		if (from < 0 || to > t->count) /* none, or an unknown extension */
+			return WALK_CONTINUE;
+	}
+	for (int i = from; i < to; i++) {
+		schema_node c = { m[i].type, (void *)(uintptr_t)schema_member_value(&m[i], n->ptr), &m[i],
+			              -1, n->depth + 1 };
+		if (c.ptr && (rc = walk(&c, visit, ctx)) < 0)
+			return rc;
+	}
+	return WALK_CONTINUE;
+}
+
+int schema_walk(unsigned type, void *ptr, int (*visit)(const schema_node *n, void *ctx), void *ctx)
+{
+	schema_node root = { type, ptr, NULL, -1, 0 };
+	return walk(&root, visit, ctx);
 }

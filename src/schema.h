@@ -123,7 +123,6 @@ typedef struct schema_per {
 typedef struct schema_tag2member {
 	uint32_t tag;
 	uint16_t member;       /* index within the type's members */
-	int8_t toff_first, toff_last; /* asn1c's tag2el: same tag among neighbours */
 } schema_tag2member;
 
 typedef struct schema_enum {
@@ -201,6 +200,27 @@ int schema_write_error(struct megaco_error *err, int code, const schema_member *
 
 /* Are the n octets at s all 0..127 (IA5String's alphabet)? */
 int schema_ascii(const unsigned char *s, size_t n);
+
+/* A value schema_walk() meets. */
+typedef struct schema_node {
+	unsigned type;               /* index into schema_types */
+	void *ptr;                   /* the value, never NULL */
+	const schema_member *member; /* how its parent holds it (the item of a list); NULL at the root */
+	int index;                   /* a list item's index; -1 for anything else */
+	unsigned depth;              /* the root's is 0 */
+} schema_node;
+
+/* What a visitor returns: go on, skip the node's insides; below 0 stops the walk. */
+enum { WALK_CONTINUE = 0, WALK_SKIP = 1 };
+
+/*
+ * Visits the value ptr of `type` and then, in pre-order, each value inside
+ * it: a SEQUENCE's present members, a CHOICE's alternative, a list's items.
+ * Returns the visitor's negative return that stopped it, else 0. For tools
+ * and tests (megaco-dump's JSON), on models the structural check passed.
+ */
+int schema_walk(unsigned type, void *ptr, int (*visit)(const schema_node *n, void *ctx),
+                void *ctx);
 
 /* A CHOICE's present field (asn1c: 0 none, else alternative + 1), of the size the schema gives. */
 static inline int schema_present_get(const char *at, size_t size)

@@ -14,7 +14,7 @@
 #include "MegacoMessage.h"
 #include "asn1_settle.h"
 #include "internal.h"
-#include "model_walk.h"
+#include "schema.h"
 #include "validate.h"
 
 #include "BIT_STRING.h"
@@ -23,6 +23,14 @@
 #include "asn_SEQUENCE_OF.h"
 #include "constr_CHOICE.h"
 #include "constr_SEQUENCE.h"
+#include "constr_SEQUENCE_OF.h"
+
+/* The alternative (1-based) a CHOICE of descriptor td holds; 0 for none. */
+static int choice_alt(const asn_TYPE_descriptor_t *td, const void *ptr)
+{
+	const asn_CHOICE_specifics_t *s = td->specifics;
+	return schema_present_get((const char *)ptr + s->pres_offset, s->pres_size);
+}
 
 /* One level of the walk, linked to its parent for the error's path. */
 typedef struct frame {
@@ -140,7 +148,7 @@ static int check_node(check *c, const asn_TYPE_descriptor_t *td, const void *ptr
 			if ((rc = check_member(c, td, ptr, i, f, depth)) != MEGACO_OK)
 				return rc;
 	} else if (td->free_struct == CHOICE_free) {
-		int present = choice_present(td, ptr);
+		int present = choice_alt(td, ptr);
 		if (present <= 0 || present > td->elements_count) {
 			char what[64];
 			snprintf(what, sizeof what, "%s has no alternative (present = %d)", td->name,
@@ -148,7 +156,7 @@ static int check_node(check *c, const asn_TYPE_descriptor_t *td, const void *ptr
 			return bad(c, f, MEGACO_ERR_CONSTRAINT, what);
 		}
 		return check_member(c, td, ptr, present - 1, f, depth);
-	} else if (td_is_list(td)) {
+	} else if (td->free_struct == SEQUENCE_OF_free /* the module has no SET OF */) {
 		const asn_anonymous_set_ *list = _A_CSET_FROM_VOID(ptr);
 		if (list->count < 0 || (list->count > 0 && !list->array))
 			return bad(c, f, MEGACO_ERR_CONSTRAINT, "list with a bad count or no array");
@@ -202,14 +210,14 @@ static void find_node(find *fd, const asn_TYPE_descriptor_t *td, const void *ptr
 		fd->found = 1;
 		return;
 	}
-	if (td_is_sequence(td)) {
+	if (td->free_struct == SEQUENCE_free) {
 		for (int i = 0; i < td->elements_count && !fd->found; i++)
 			find_member(fd, td, ptr, i, f, depth);
-	} else if (td_is_choice(td)) {
-		int present = choice_present(td, ptr);
+	} else if (td->free_struct == CHOICE_free) {
+		int present = choice_alt(td, ptr);
 		if (present > 0 && present <= td->elements_count)
 			find_member(fd, td, ptr, present - 1, f, depth);
-	} else if (td_is_list(td)) {
+	} else if (td->free_struct == SEQUENCE_OF_free /* the module has no SET OF */) {
 		const asn_anonymous_set_ *list = _A_CSET_FROM_VOID(ptr);
 		for (int i = 0; i < list->count && !fd->found; i++) {
 			frame child = { f, NULL, i };

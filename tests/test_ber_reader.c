@@ -26,7 +26,6 @@
 #include "constr_SET_OF.h"
 #include "internal.h"
 #include "megaco_schema.h"
-#include "model_walk.h"
 #include "schema.h"
 
 static corpus *C;
@@ -302,7 +301,9 @@ static int same(asn_TYPE_descriptor_t *td, const void *a, const void *b, const c
 		return 0;
 	}
 	if (f == CHOICE_free) {
-		int pa = choice_present(td, a), pb = choice_present(td, b);
+		const asn_CHOICE_specifics_t *cs = td->specifics;
+		int pa = schema_present_get((const char *)a + cs->pres_offset, cs->pres_size);
+		int pb = schema_present_get((const char *)b + cs->pres_offset, cs->pres_size);
 		if (pa != pb)
 			return differ(path, "different CHOICE alternatives");
 		if (pa <= 0 || pa > td->elements_count)
@@ -567,10 +568,10 @@ static int to_segments(const unsigned char *b, size_t n, size_t at, unsigned cha
  * verdict, else the version's; the same code, and the walker's offset. But
  * where X.690 forbids what asn1c takes (x690_only), MALFORMED.
  */
-static int bad_unused_bits(const walk_node *n, void *ctx)
+static int bad_unused_bits(const schema_node *n, void *ctx)
 {
 	(void)ctx;
-	if (n->td->specifics != asn_DEF_BIT_STRING.specifics)
+	if (schema_types[n->type].kind != SK_BITS)
 		return WALK_CONTINUE;
 	const BIT_STRING_t *bs = n->ptr;
 	return bs->bits_unused < 0 || bs->bits_unused > 7 || (!bs->size && bs->bits_unused) ? -1
@@ -590,7 +591,7 @@ static void check_library(const unsigned char *b, size_t len, const char *what)
 			want_rc = x.wmore ? MEGACO_ERR_TRUNCATED : MEGACO_ERR_MALFORMED;
 		else if (x.consumed != len)
 			want_rc = MEGACO_ERR_TRAILING_DATA;
-		else if (model_walk(&asn_DEF_MegacoMessage, x.model, bad_unused_bits, NULL) < 0)
+		else if (schema_walk(SCHEMA_ROOT, x.model, bad_unused_bits, NULL) < 0)
 			want_rc = MEGACO_ERR_MALFORMED; /* X.690 8.6.2.2, which asn1c does not check */
 		else if (x690_only)
 			want_rc = MEGACO_ERR_MALFORMED;
@@ -617,7 +618,7 @@ static void check_message(const unsigned char *b, size_t len, const char *what)
 {
 	decoded x;
 	by_asn1c(&x, &asn_DEF_MegacoMessage, b, len);
-	int forbidden = x.ok && model_walk(&asn_DEF_MegacoMessage, x.model, bad_unused_bits, NULL) < 0;
+	int forbidden = x.ok && schema_walk(SCHEMA_ROOT, x.model, bad_unused_bits, NULL) < 0;
 	drop(&x);
 	if (!forbidden && !x690_only) {
 		check_same(&asn_DEF_MegacoMessage, b, len, what);

@@ -30,7 +30,7 @@
 #include "der_writer.h"
 #include "internal.h"
 #include "megaco_schema.h"
-#include "model_walk.h"
+#include "schema.h"
 
 /* der_write's scratch: the C heap, as megaco_encode uses by default. */
 #define HEAP (&megaco_default_allocator)
@@ -272,14 +272,14 @@ static void test_empty_sequence_of(void **state)
 /* ---- constraints -------------------------------------------------------------------------- */
 
 /* Finds the first node matching pred in the model. */
-typedef int (*node_pred)(const walk_node *n);
+typedef int (*node_pred)(const schema_node *n);
 typedef struct finder {
 	node_pred pred;
-	walk_node found;
+	schema_node found;
 	int hit;
 } finder;
 
-static int find_visit(const walk_node *n, void *ctx)
+static int find_visit(const schema_node *n, void *ctx)
 {
 	finder *f = ctx;
 	if (!f->hit && f->pred(n)) {
@@ -378,7 +378,7 @@ static void test_named_bits(void **state)
 	}
 }
 
-static int is_notify_completion(const walk_node *n) { return n->td == &asn_DEF_NotifyCompletion; }
+static int is_notify_completion(const schema_node *n) { return n->type == SCHEMA_T_NotifyCompletion; }
 
 /*
  * In a message: a NotifyCompletion padded with 2000 zero octets (what a
@@ -391,7 +391,7 @@ static void test_named_bits_in_message(void **state)
 	corpus_walk w = { .c = C, .first = MEGACO_ENC_BER, .decode = 1 };
 	while (corpus_next(&w)) {
 		finder f = { is_notify_completion, { 0 }, 0 };
-		model_walk(&asn_DEF_MegacoMessage, w.m->model, find_visit, &f);
+		schema_walk(SCHEMA_ROOT, w.m->model, find_visit, &f);
 		if (f.hit) {
 			BIT_STRING_t *bs = f.found.ptr, saved = *bs;
 			uint8_t *padded = calloc(1, (size_t)bs->size + 2000);
@@ -415,23 +415,29 @@ static void test_named_bits_in_message(void **state)
 		fail_msg("no corpus message has a NotifyCompletion");
 }
 
-static int fixed_size(const walk_node *n, long size)
+/* An OCTET STRING, IA5String or BIT STRING (a buffer and a size); its own PER constraints. */
+static const schema_per *string_per(const schema_node *n)
 {
-	const asn_per_constraints_t *pc = n->td->per_constraints;
-	return n->td->der_encoder == OCTET_STRING_encode_der && pc && pc->size.flags == APC_CONSTRAINED &&
-	       pc->size.lower_bound == size && pc->size.upper_bound == size;
+	const schema_type *t = &schema_types[n->type];
+	return t->kind == SK_OCTETS || t->kind == SK_IA5 || t->kind == SK_BITS ? &schema_pers[t->per]
+	                                                                         : NULL;
 }
-static int is_termination_id(const walk_node *n) { return n->td == &asn_DEF_TerminationID; }
-static int is_pkgd_name(const walk_node *n) { return fixed_size(n, 4); }
-static int is_ia5(const walk_node *n)
+static int fixed_size(const schema_node *n, long size)
 {
-	const asn_per_constraints_t *pc = n->td->per_constraints;
-	return n->td->der_encoder == OCTET_STRING_encode_der && pc &&
-	       pc->value.flags == APC_CONSTRAINED && pc->value.upper_bound == 127 &&
+	const schema_per *pc = string_per(n);
+	return pc && pc->size.flags == SR_CONSTRAINED && pc->size.lower == size &&
+	       pc->size.upper == size;
+}
+static int is_termination_id(const schema_node *n) { return n->type == SCHEMA_T_TerminationID; }
+static int is_pkgd_name(const schema_node *n) { return fixed_size(n, 4); }
+static int is_ia5(const schema_node *n)
+{
+	const schema_per *pc = string_per(n);
+	return pc && pc->value.flags == SR_CONSTRAINED && pc->value.upper == 127 &&
 	       ((const OCTET_STRING_t *)n->ptr)->size > 0;
 }
-static int is_message(const walk_node *n) { return n->td == &asn_DEF_Message; }
-static int is_mid(const walk_node *n) { return n->td == &asn_DEF_MId; }
+static int is_message(const schema_node *n) { return n->type == SCHEMA_T_Message; }
+static int is_mid(const schema_node *n) { return n->type == SCHEMA_T_MId; }
 
 /*
  * Mutations: each makes the found node break (or just meet) a constraint. They go
@@ -484,7 +490,7 @@ static void test_constraints(void **state)
 			const corpus_entry *e = w.e;
 			megaco_message *m = w.m;
 			finder f = { cases[c].where, { 0 }, 0 };
-			model_walk(&asn_DEF_MegacoMessage, m->model, find_visit, &f);
+			schema_walk(SCHEMA_ROOT, m->model, find_visit, &f);
 			if (f.hit) {
 				unsigned char saved[512], first = 0;
 				assert_true(cases[c].restore_size <= sizeof saved);

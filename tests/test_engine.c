@@ -18,7 +18,8 @@
 #include "EventsDescriptor.h"
 #include "MegacoMessage.h"
 #include "SecondEventsDescriptor.h"
-#include "model_walk.h"
+#include "megaco_schema.h"
+#include "schema.h"
 
 static corpus *C;
 
@@ -51,9 +52,9 @@ static int encodes_to(const megaco_message *m, megaco_encoding enc, const megaco
 	return same;
 }
 
-static int events_visit(const walk_node *n, void *found)
+static int events_visit(const schema_node *n, void *found)
 {
-	if (n->td == &asn_DEF_EventsDescriptor || n->td == &asn_DEF_SecondEventsDescriptor) {
+	if (n->type == SCHEMA_T_EventsDescriptor || n->type == SCHEMA_T_SecondEventsDescriptor) {
 		*(int *)found = 1;
 		return -1;
 	}
@@ -66,7 +67,7 @@ static int v1_events(const megaco_message *m)
 	const MegacoMessage_t *model = (const MegacoMessage_t *)megaco_message_model_const(m);
 	int found = 0;
 	if (model->mess.version == 1)
-		model_walk(&asn_DEF_MegacoMessage, (void *)model, events_visit, &found);
+		schema_walk(SCHEMA_ROOT, (void *)model, events_visit, &found);
 	return found;
 }
 

@@ -18,7 +18,8 @@
 #include "MegacoMessage.h"
 #include "constr_CHOICE.h"
 #include "constr_SEQUENCE.h"
-#include "model_walk.h"
+#include "constr_SEQUENCE_OF.h"
+#include "schema.h"
 
 static corpus *C;
 
@@ -54,7 +55,7 @@ static void find_sites(sites *ss, const asn_TYPE_descriptor_t *td, void *ptr, un
 {
 	if (depth > 64)
 		return;
-	if (td_is_sequence(td)) {
+	if (td->free_struct == SEQUENCE_free) {
 		for (int i = 0; i < td->elements_count; i++) {
 			const asn_TYPE_member_t *m = &td->elements[i];
 			void *p = (char *)ptr + m->memb_offset;
@@ -62,7 +63,7 @@ static void find_sites(sites *ss, const asn_TYPE_descriptor_t *td, void *ptr, un
 				p = *(void **)p;
 				if (!p) {
 					/* A zeroed CHOICE is no alternative at all: model_check's business. */
-					if (m->optional && !td_is_choice(m->type))
+					if (m->optional && m->type->free_struct != CHOICE_free)
 						add_site(ss, MUT_ADD_EMPTY, td, i, ptr);
 					continue;
 				}
@@ -71,8 +72,9 @@ static void find_sites(sites *ss, const asn_TYPE_descriptor_t *td, void *ptr, un
 			}
 			find_sites(ss, m->type, p, depth + 1);
 		}
-	} else if (td_is_choice(td)) {
-		int present = choice_present(td, ptr);
+	} else if (td->free_struct == CHOICE_free) {
+		const asn_CHOICE_specifics_t *cs = td->specifics;
+		int present = schema_present_get((const char *)ptr + cs->pres_offset, cs->pres_size);
 		for (int a = 1; a <= td->elements_count; a++)
 			if (a != present)
 				add_site(ss, MUT_ALT, td, a, ptr);
@@ -84,7 +86,7 @@ static void find_sites(sites *ss, const asn_TYPE_descriptor_t *td, void *ptr, un
 			if (p)
 				find_sites(ss, m->type, p, depth + 1);
 		}
-	} else if (td_is_list(td)) {
+	} else if (td->free_struct == SEQUENCE_OF_free) { /* the module has no SET OF */
 		asn_anonymous_set_ *list = _A_SET_FROM_VOID(ptr);
 		if (list->count > 0)
 			add_site(ss, MUT_EMPTY_LIST, td, 0, ptr);
@@ -129,7 +131,7 @@ static void apply(megaco_message *msg, const site *s, undo *u)
 		assert_true(u->size <= sizeof u->bytes);
 		memcpy(u->bytes, s->node, u->size);
 		memset(s->node, 0, u->size);
-		choice_set_present(s->td, s->node, s->member);
+		schema_present_set((char *)s->node + cs->pres_offset, cs->pres_size, s->member);
 		break;
 	}
 	}

@@ -18,7 +18,8 @@
 #include "EventParameter.h"
 #include "RequestedEvent.h"
 #include "TerminationID.h"
-#include "model_walk.h"
+#include "megaco_schema.h"
+#include "schema.h"
 #include "testutil.h"
 
 static corpus *C;
@@ -51,17 +52,17 @@ static int contains_ci(const char *hay, const unsigned char *needle, size_t n)
 	return 0;
 }
 
-static int check_names(const walk_node *n, void *vctx)
+static int check_names(const schema_node *n, void *vctx)
 {
 	name_check *c = vctx;
 	const OCTET_STRING_t *os = NULL;
-	if (n->td == &asn_DEF_TerminationID) {
+	if (n->type == SCHEMA_T_TerminationID) {
 		const TerminationID_t *t = n->ptr;
 		assert_int_equal(t->wildcard.list.count, 0);
 		os = &t->id;
-	} else if (n->td == &asn_DEF_PkgdName || n->td == &asn_DEF_EventName ||
-	           n->td == &asn_DEF_SignalName || n->td == &asn_DEF_Name ||
-	           n->td == &asn_DEF_DigitMapName) {
+	} else if (n->type == SCHEMA_T_PkgdName || n->type == SCHEMA_T_EventName ||
+	           n->type == SCHEMA_T_SignalName || n->type == SCHEMA_T_Name ||
+	           n->type == SCHEMA_T_DigitMapName) {
 		os = n->ptr;
 	}
 	if (os) {
@@ -145,7 +146,7 @@ static void test_corpus_ber_text_ber(void **state)
 			memcpy(z, pretty, len);
 			z[len] = '\0';
 			name_check c = { z, e->name, 0 };
-			model_walk(&asn_DEF_MegacoMessage, megaco_message_model(m), check_names, &c);
+			schema_walk(SCHEMA_ROOT, megaco_message_model(m), check_names, &c);
 			names += c.checked;
 			free(z);
 			free(pretty);
@@ -177,22 +178,22 @@ static void test_corpus_ber_text_ber(void **state)
 /* --- errors --------------------------------------------------------------------- */
 
 typedef struct finder {
-	asn_TYPE_descriptor_t *td;
+	unsigned type;
 	void *found;
 } finder;
 
-static int find_first(const walk_node *n, void *vctx)
+static int find_first(const schema_node *n, void *vctx)
 {
 	finder *f = vctx;
-	if (!f->found && n->td == f->td)
+	if (!f->found && n->type == f->type)
 		f->found = n->ptr;
 	return WALK_CONTINUE;
 }
 
-static void *first_of(megaco_message *m, asn_TYPE_descriptor_t *td)
+static void *first_of(megaco_message *m, unsigned type)
 {
-	finder f = { td, NULL };
-	model_walk(&asn_DEF_MegacoMessage, megaco_message_model(m), find_first, &f);
+	finder f = { type, NULL };
+	schema_walk(SCHEMA_ROOT, megaco_message_model(m), find_first, &f);
 	assert_non_null(f.found);
 	return f.found;
 }
@@ -222,7 +223,7 @@ static void test_unknown_names(void **state)
 {
 	(void)state;
 	megaco_message *m = text_form("msg01a", NULL);
-	RequestedEvent_t *ev = first_of(m, &asn_DEF_RequestedEvent);
+	RequestedEvent_t *ev = first_of(m, SCHEMA_T_RequestedEvent);
 	assert_memory_equal(ev->pkgdName.buf, "al/of", 5);
 	set_text(m, &ev->pkgdName, "zz/top");
 	void *out = NULL;
@@ -245,7 +246,7 @@ static void test_unknown_names(void **state)
 
 	/* Parameters are scoped by their event: strict belongs to al/on, not al/fl. */
 	m = text_form("msg78a01", NULL);
-	ev = first_of(m, &asn_DEF_RequestedEvent);
+	ev = first_of(m, SCHEMA_T_RequestedEvent);
 	assert_memory_equal(ev->pkgdName.buf, "al/on", 5);
 	assert_int_equal(ev->evParList.list.count, 1);
 	assert_memory_equal(ev->evParList.list.array[0]->eventParameterName.buf, "strict", 6);
@@ -257,14 +258,14 @@ static void test_unknown_names(void **state)
 	/* The fallback form always maps. */
 	set_text(m, &ev->evParList.list.array[0]->eventParameterName, "x0001");
 	assert_int_equal(megaco_message_convert_names(m, MEGACO_NAMES_BINARY, NULL, &err), MEGACO_OK);
-	ev = first_of(m, &asn_DEF_RequestedEvent);
+	ev = first_of(m, SCHEMA_T_RequestedEvent);
 	assert_memory_equal(ev->pkgdName.buf, "\x00\x09\x00\x06", 4);
 	assert_memory_equal(ev->evParList.list.array[0]->eventParameterName.buf, "\x00\x01", 2);
 	megaco_message_free(m);
 
 	/* A text termination ID that the layout cannot carry (RFC 3525 Appendix A style). */
 	m = text_form("msg01a", NULL);
-	TerminationID_t *tid = first_of(m, &asn_DEF_TerminationID);
+	TerminationID_t *tid = first_of(m, SCHEMA_T_TerminationID);
 	assert_memory_equal(tid->id.buf, "11111111/00000000/00000000", 26);
 	set_text(m, &tid->id, "A4444");
 	assert_int_equal(megaco_encode_alloc(m, MEGACO_ENC_PER, NULL, &out, &len, &err),
@@ -275,7 +276,7 @@ static void test_unknown_names(void **state)
 
 	/* Binary names with no text form: a 3-octet PkgdName. */
 	m = decode_file(corpus_path("msg01a", MEGACO_ENC_BER), MEGACO_ENC_BER, NULL, NULL);
-	ev = first_of(m, &asn_DEF_RequestedEvent);
+	ev = first_of(m, SCHEMA_T_RequestedEvent);
 	ev->pkgdName.size = 3;
 	assert_int_equal(megaco_message_convert_names(m, MEGACO_NAMES_TEXT, NULL, &err),
 	                 MEGACO_ERR_UNKNOWN_NAME);
@@ -296,7 +297,7 @@ static void test_other_layout(void **state)
 	megaco_options_init(&o);
 	o.tid_layout = l;
 	megaco_message *m = text_form("msg01a", &o);
-	TerminationID_t *tid = first_of(m, &asn_DEF_TerminationID);
+	TerminationID_t *tid = first_of(m, SCHEMA_T_TerminationID);
 	assert_int_equal(tid->id.size, 25);
 	assert_memory_equal(tid->id.buf, "11111111/0000000000000000", 25);
 	expect_encoding("msg01a", m, MEGACO_ENC_BER, &o, corpus_path("msg01a", MEGACO_ENC_BER));
@@ -325,7 +326,7 @@ static void test_vendor_registry(void **state)
 	o.registry = reg;
 
 	megaco_message *m = text_form("msg01a", NULL);
-	RequestedEvent_t *ev = first_of(m, &asn_DEF_RequestedEvent);
+	RequestedEvent_t *ev = first_of(m, SCHEMA_T_RequestedEvent);
 	set_text(m, &ev->pkgdName, "vend/hook");
 	void *vend = NULL, *again = NULL;
 	size_t vend_len, again_len;
@@ -339,7 +340,7 @@ static void test_vendor_registry(void **state)
 	megaco_message *b = NULL;
 	assert_int_equal(megaco_decode(MEGACO_ENC_BER, vend, vend_len, NULL, &b, NULL), MEGACO_OK);
 	assert_int_equal(megaco_message_convert_names(b, MEGACO_NAMES_TEXT, NULL, NULL), MEGACO_OK);
-	ev = first_of(b, &asn_DEF_RequestedEvent);
+	ev = first_of(b, SCHEMA_T_RequestedEvent);
 	assert_int_equal(ev->pkgdName.size, 11);
 	assert_memory_equal(ev->pkgdName.buf, "xfe01/x0010", 11);
 	/* ... which maps back to the same octets. */
@@ -351,7 +352,7 @@ static void test_vendor_registry(void **state)
 	/* With it, the vendor name. */
 	assert_int_equal(megaco_decode(MEGACO_ENC_BER, vend, vend_len, NULL, &b, NULL), MEGACO_OK);
 	assert_int_equal(megaco_message_convert_names(b, MEGACO_NAMES_TEXT, &o, NULL), MEGACO_OK);
-	ev = first_of(b, &asn_DEF_RequestedEvent);
+	ev = first_of(b, SCHEMA_T_RequestedEvent);
 	assert_memory_equal(ev->pkgdName.buf, "vend/hook", 9);
 	megaco_message_free(b);
 

@@ -28,7 +28,6 @@
 #include "constr_SEQUENCE.h"
 #include "internal.h"
 #include "megaco_schema.h"
-#include "model_walk.h"
 #include "per_reader.h"
 #include "per_writer.h"
 #include "schema.h"
@@ -83,7 +82,7 @@ static void find_swaps(asn_TYPE_descriptor_t *td, asn_TYPE_descriptor_t **seen, 
 	seen[(*nseen)++] = td;
 	for (int i = 0; i < td->elements_count; i++)
 		find_swaps(td->elements[i].type, seen, nseen);
-	if (!td_is_sequence(td) || !td->name)
+	if (td->free_struct != SEQUENCE_free || !td->name)
 		return;
 	for (unsigned t = 0; t < SCHEMA_NTYPES; t++) {
 		const schema_type *ty = &schema_types[t];
@@ -301,11 +300,11 @@ static void test_corpus_encode(void **state)
 /* --- writer: constraint verdicts ------------------------------------------ */
 
 typedef struct leaf_list {
-	walk_node n[4096];
+	schema_node n[4096];
 	size_t count;
 } leaf_list;
 
-static int collect(const walk_node *n, void *ctx)
+static int collect(const schema_node *n, void *ctx)
 {
 	leaf_list *l = ctx;
 	if (l->count < sizeof l->n / sizeof l->n[0])
@@ -333,11 +332,11 @@ static void writer_agrees(const char *name, const char *what, void *model)
 	free(ref.p);
 }
 
-/* Whether td has been bent 4 times already (keeps the test quick under ASan). */
-static int seen_enough(const asn_TYPE_descriptor_t *td)
+/* Whether type td has been bent 4 times already (keeps the test quick under ASan). */
+static int seen_enough(const schema_type *td)
 {
 	static struct {
-		const asn_TYPE_descriptor_t *td;
+		const schema_type *td;
 		int n;
 	} seen[1024];
 	static size_t nseen;
@@ -394,15 +393,15 @@ static void test_encode_mutations(void **state)
 		verdict v = by_asn1c(b, n, &model);
 		assert_int_equal(v.code, PER_OK);
 		l.count = 0;
-		model_walk(&asn_DEF_MegacoMessage, model, collect, &l);
+		schema_walk(SCHEMA_ROOT, model, collect, &l);
 		for (size_t k = 0; k < l.count; k++) {
-			asn_TYPE_descriptor_t *td = l.n[k].td;
+			const schema_type *td = &schema_types[l.n[k].type];
 			void *p = l.n[k].ptr;
-			if (td->uper_encoder == OCTET_STRING_encode_uper)
+			if (td->kind >= SK_OCTETS) /* OCTET STRING, IA5String, BIT STRING, OID */
 				lengthen(e->name, p, model);
 			if (seen_enough(td))
 				continue;
-			if (td->uper_encoder == OCTET_STRING_encode_uper) {
+			if (td->kind >= SK_OCTETS) {
 				OCTET_STRING_t *os = p, keep = *os;
 				if (os->size > 0) {
 					uint8_t first = os->buf[0];
@@ -417,8 +416,7 @@ static void test_encode_mutations(void **state)
 				os->size = 0;
 				writer_agrees(e->name, "no buffer", model);
 				*os = keep;
-			} else if (td->uper_encoder == NativeInteger_encode_uper ||
-			           td->uper_encoder == NativeEnumerated_encode_uper) {
+			} else if (td->kind == SK_INT || td->kind == SK_ENUM) {
 				long *num = p, keep = *num;
 				static const long bent[] = { -1, 100, 65536, LONG_MAX };
 				for (size_t j = 0; j < sizeof bent / sizeof bent[0]; j++) {
@@ -426,17 +424,16 @@ static void test_encode_mutations(void **state)
 					writer_agrees(e->name, "number", model);
 				}
 				*num = keep;
-			} else if (td_is_choice(td)) {
-				const asn_CHOICE_specifics_t *sp = td->specifics;
-				if (sp->pres_size != sizeof(int))
+			} else if (td->kind == SK_CHOICE) {
+				if (td->pres_size != sizeof(int))
 					continue;
-				int *pres = (int *)((char *)p + sp->pres_offset), keep = *pres;
+				int *pres = (int *)((char *)p + td->pres_offset), keep = *pres;
 				*pres = 0;
 				writer_agrees(e->name, "no alternative", model);
-				*pres = td->elements_count + 1;
+				*pres = td->count + 1;
 				writer_agrees(e->name, "unknown alternative", model);
 				*pres = keep;
-			} else if (td_is_list(td)) {
+			} else if (td->kind == SK_SEQUENCE_OF || td->kind == SK_SET_OF) {
 				asn_anonymous_sequence_ *list = _A_SEQUENCE_FROM_VOID(p);
 				int keep = list->count;
 				list->count = 0;
@@ -652,9 +649,9 @@ static void test_list_grows_after_decode(void **state)
 
 /* --- version 1: the v1 module's mandatory requestID ------------------------ */
 
-static int events_visit(const walk_node *n, void *found)
+static int events_visit(const schema_node *n, void *found)
 {
-	if (n->td == &asn_DEF_EventsDescriptor || n->td == &asn_DEF_SecondEventsDescriptor) {
+	if (n->type == SCHEMA_T_EventsDescriptor || n->type == SCHEMA_T_SecondEventsDescriptor) {
 		*(void **)found = n->ptr;
 		return -1;
 	}
@@ -665,7 +662,7 @@ static int events_visit(const walk_node *n, void *found)
 static EventsDescriptor_t *first_events(MegacoMessage_t *m)
 {
 	void *found = NULL;
-	model_walk(&asn_DEF_MegacoMessage, m, events_visit, &found);
+	schema_walk(SCHEMA_ROOT, m, events_visit, &found);
 	return found;
 }
 

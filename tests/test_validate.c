@@ -14,8 +14,8 @@
 #include "testutil.h"
 
 #include "MegacoMessage.h"
-#include "constr_CHOICE.h"
-#include "model_walk.h"
+#include "megaco_schema.h"
+#include "schema.h"
 
 static corpus *C;
 
@@ -74,16 +74,16 @@ static void test_corpus_validates_as_encoders_encode(void **state)
 /* ---- every CHOICE through every present value --------------------------- */
 
 typedef struct choices {
-	const asn_TYPE_descriptor_t *td[4096];
+	const schema_type *td[4096];
 	void *ptr[4096];
 	size_t n;
 } choices;
 
-static int collect(const walk_node *node, void *ctx)
+static int collect(const schema_node *node, void *ctx)
 {
 	choices *c = ctx;
-	if (td_is_choice(node->td) && c->n < sizeof c->td / sizeof c->td[0]) {
-		c->td[c->n] = node->td;
+	if (schema_types[node->type].kind == SK_CHOICE && c->n < sizeof c->td / sizeof c->td[0]) {
+		c->td[c->n] = &schema_types[node->type];
 		c->ptr[c->n++] = node->ptr;
 	}
 	return WALK_CONTINUE;
@@ -107,23 +107,22 @@ static void sweep(const char *path, megaco_encoding from, size_t *tried, size_t 
 	megaco_message *m = decode_file(path, from, NULL, NULL);
 	choices *c = malloc(sizeof *c);
 	c->n = 0;
-	model_walk(&asn_DEF_MegacoMessage, megaco_message_model(m), collect, c);
+	schema_walk(SCHEMA_ROOT, megaco_message_model(m), collect, c);
 	unsigned char saved[1024];
 	for (size_t i = 0; i < c->n; i++) {
-		const asn_TYPE_descriptor_t *td = c->td[i];
-		const asn_CHOICE_specifics_t *s = td->specifics;
-		assert_true((size_t)s->struct_size <= sizeof saved);
-		memcpy(saved, c->ptr[i], s->struct_size);
-		for (int v = -1; v <= td->elements_count + 1; v++) {
+		const schema_type *td = c->td[i];
+		assert_true(td->size <= sizeof saved);
+		memcpy(saved, c->ptr[i], td->size);
+		for (int v = -1; v <= td->count + 1; v++) {
 			/* The alternative as a hand-built model holds it: zeroed. */
-			memset(c->ptr[i], 0, s->struct_size);
-			choice_set_present(td, c->ptr[i], v);
+			memset(c->ptr[i], 0, td->size);
+			schema_present_set((char *)c->ptr[i] + td->pres_offset, td->pres_size, v);
 			char what[700];
 			snprintf(what, sizeof what, "%s: %s present=%d", path, td->name, v);
 			all_paths(what, m, refusals);
 			(*tried)++;
 		}
-		memcpy(c->ptr[i], saved, s->struct_size);
+		memcpy(c->ptr[i], saved, td->size);
 	}
 	free(c);
 	megaco_message_free(m);

@@ -23,7 +23,8 @@
 #include "SecondEventsDescriptor.h"
 #include "ServiceChangeParm.h"
 #include "Signal.h"
-#include "model_walk.h"
+#include "megaco_schema.h"
+#include "schema.h"
 #include "testutil.h"
 #include "version_check.h"
 
@@ -182,25 +183,25 @@ static void test_relabelled_corpus(void **state)
 /* ---- the exceptions: version differences that are not extension members -------- */
 
 typedef struct {
-	asn_TYPE_descriptor_t *td;
+	unsigned type;
 	void *found;
 } find_ctx;
 
-static int find_visit(const walk_node *n, void *vctx)
+static int find_visit(const schema_node *n, void *vctx)
 {
 	find_ctx *f = vctx;
-	if (n->td != f->td)
+	if (n->type != f->type)
 		return WALK_CONTINUE;
 	f->found = n->ptr;
 	return -1000; /* stop */
 }
 
-static void *find_first(megaco_message *m, asn_TYPE_descriptor_t *td)
+static void *find_first(megaco_message *m, unsigned type)
 {
-	find_ctx f = { td, NULL };
-	model_walk(&asn_DEF_MegacoMessage, megaco_message_model(m), find_visit, &f);
+	find_ctx f = { type, NULL };
+	schema_walk(SCHEMA_ROOT, megaco_message_model(m), find_visit, &f);
 	if (!f.found)
-		fail_msg("no %s in the message", td->name);
+		fail_msg("no %s in the message", schema_types[type].name);
 	return f.found;
 }
 
@@ -208,7 +209,7 @@ static void test_v1_events_need_request_id(void **state)
 {
 	(void)state;
 	megaco_message *m = load("msg01a");
-	EventsDescriptor_t *ev = find_first(m, &asn_DEF_EventsDescriptor);
+	EventsDescriptor_t *ev = find_first(m, SCHEMA_T_EventsDescriptor);
 	assert_non_null(ev->requestID);
 	ev->requestID = NULL;
 	/* Text's v1 ABNF has it optional (rfc3525 a1_24 is a bare "Events" in v1). */
@@ -223,7 +224,7 @@ static void test_v2_members_in_v1(void **state)
 	(void)state;
 	/* DigitMapValue.durationTimer */
 	megaco_message *m = load("msg08a");
-	DigitMapValue_t *dm = find_first(m, &asn_DEF_DigitMapValue);
+	DigitMapValue_t *dm = find_first(m, SCHEMA_T_DigitMapValue);
 	long *timer = megaco_message_alloc(m, sizeof *timer);
 	*timer = 50;
 	dm->durationTimer = timer;
@@ -234,7 +235,7 @@ static void test_v2_members_in_v1(void **state)
 
 	/* ServiceChangeParm.serviceChangeInfo */
 	m = load("msg04");
-	ServiceChangeParm_t *sc = find_first(m, &asn_DEF_ServiceChangeParm);
+	ServiceChangeParm_t *sc = find_first(m, SCHEMA_T_ServiceChangeParm);
 	sc->serviceChangeInfo = megaco_message_alloc(m, sizeof(AuditDescriptor_t));
 	expect_refused("msg04 with serviceChangeInfo", m, "ServiceChangeParm.serviceChangeInfo");
 	set_version(m, 2);
@@ -247,7 +248,7 @@ static void test_mux_nx64k_is_v2(void **state)
 	(void)state;
 	megaco_message *m = load("msg12");
 	assert_int_equal(megaco_message_version(m), 1);
-	AmmRequest_t *amm = find_first(m, &asn_DEF_AmmRequest);
+	AmmRequest_t *amm = find_first(m, SCHEMA_T_AmmRequest);
 	AmmDescriptor_t *d = megaco_message_alloc(m, sizeof *d);
 	d->present = AmmDescriptor_PR_muxDescriptor;
 	d->choice.muxDescriptor.muxType = MuxType_v76;
@@ -269,7 +270,7 @@ static void test_notify_completion_on_iteration_is_v3(void **state)
 	(void)state;
 	megaco_message *m = load("msg12");
 	set_version(m, 2);
-	Signal_t *sig = find_first(m, &asn_DEF_Signal);
+	Signal_t *sig = find_first(m, SCHEMA_T_Signal);
 	NotifyCompletion_t *nc = megaco_message_alloc(m, sizeof *nc);
 	assert_int_equal(megaco_message_set_octets(m, (OCTET_STRING_t *)nc, "\x40", 1), MEGACO_OK);
 	nc->bits_unused = 3; /* five named bits */
@@ -290,19 +291,19 @@ typedef struct {
 	char what[160];
 } first_v1_ctx;
 
-static int first_v1_visit(const walk_node *n, void *vctx)
+static int first_v1_visit(const schema_node *n, void *vctx)
 {
 	first_v1_ctx *f = vctx;
-	if (n->is_extension)
-		snprintf(f->what, sizeof f->what, "%s.%s", n->parent->name,
-		         n->parent->elements[n->member].name);
-	else if ((n->td == &asn_DEF_EventsDescriptor && !((EventsDescriptor_t *)n->ptr)->requestID) ||
-	         (n->td == &asn_DEF_SecondEventsDescriptor &&
+	if (n->member && (n->member->flags & SM_EXTENSION))
+		snprintf(f->what, sizeof f->what, "%s.%s", schema_types[schema_parent_of(n->member)].name,
+		         n->member->name);
+	else if ((n->type == SCHEMA_T_EventsDescriptor && !((EventsDescriptor_t *)n->ptr)->requestID) ||
+	         (n->type == SCHEMA_T_SecondEventsDescriptor &&
 	          !((SecondEventsDescriptor_t *)n->ptr)->requestID))
-		snprintf(f->what, sizeof f->what, "%s.requestID", n->td->name);
-	else if (n->td == &asn_DEF_MuxType && *(long *)n->ptr == MuxType_nx64k)
+		snprintf(f->what, sizeof f->what, "%s.requestID", schema_types[n->type].name);
+	else if (n->type == SCHEMA_T_MuxType && *(long *)n->ptr == MuxType_nx64k)
 		snprintf(f->what, sizeof f->what, "nx64k");
-	else if (n->td == &asn_DEF_NotifyCompletion && ((BIT_STRING_t *)n->ptr)->size &&
+	else if (n->type == SCHEMA_T_NotifyCompletion && ((BIT_STRING_t *)n->ptr)->size &&
 	         (((BIT_STRING_t *)n->ptr)->buf[0] & (0x80 >> NotifyCompletion_onIteration)))
 		snprintf(f->what, sizeof f->what, "onIteration");
 	else
@@ -320,7 +321,7 @@ static void test_pruned_walk_matches_full_walk(void **state)
 		const corpus_entry *e = w.e;
 		megaco_message *m = w.m;
 		first_v1_ctx f = { "" };
-		model_walk(&asn_DEF_MegacoMessage, megaco_message_model(m), first_v1_visit, &f);
+		schema_walk(SCHEMA_ROOT, megaco_message_model(m), first_v1_visit, &f);
 		megaco_error err;
 		int rc = version_check_model(megaco_message_model(m), 1, 1, &err);
 		if (!f.what[0] && rc != MEGACO_OK)

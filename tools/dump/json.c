@@ -1,7 +1,7 @@
 /*
  * --json: every field of the model as JSON, written by a walk over the
- * asn1c type descriptors (src/model_walk.c), so no type of the module needs
- * code of its own. SEQUENCEs and CHOICEs become objects keyed by the ASN.1
+ * const schema (src/schema.h), so no type of the module needs code of its
+ * own. SEQUENCEs and CHOICEs become objects keyed by the ASN.1
  * member names, SEQUENCE OFs arrays; INTEGERs numbers, ENUMERATEDs their
  * names, BOOLEAN true/false, NULL null; an OCTET STRING a string when all its
  * bytes are printable ASCII, otherwise {"hex": "..."}; a BIT STRING
@@ -11,14 +11,9 @@
 
 #include "BIT_STRING.h"
 #include "BOOLEAN.h"
-#include "IA5String.h"
-#include "MegacoMessage.h"
-#include "NULL.h"
-#include "NativeEnumerated.h"
-#include "NativeInteger.h"
-#include "OCTET_STRING.h"
 #include "app.h"
-#include "model_walk.h"
+#include "megaco_schema.h"
+#include "schema.h"
 
 #define JSON_DEPTH 128
 
@@ -78,28 +73,35 @@ static int printable(const uint8_t *p, size_t n)
 	return 1;
 }
 
-static void primitive(strbuf *b, const asn_TYPE_descriptor_t *td, const void *ptr)
+static void primitive(strbuf *b, const schema_type *t, const void *ptr)
 {
-	asn_struct_print_f *pr = td->print_struct;
-	if (pr == asn_DEF_NativeEnumerated.print_struct) {
+	switch (t->kind) {
+	case SK_ENUM: {
 		long v = *(const long *)ptr;
-		const asn_INTEGER_enum_map_t *e = INTEGER_map_value2enum(td->specifics, v);
-		if (e)
-			json_string(b, (const uint8_t *)e->enum_name, e->enum_len);
+		const schema_enum *e = &schema_enums[t->enum_first], *end = e + t->enum_count;
+		while (e < end && e->value != v)
+			e++;
+		if (e < end)
+			json_string(b, (const uint8_t *)e->name, strlen(e->name));
 		else
 			sb_printf(b, "%ld", v);
-	} else if (pr == asn_DEF_NativeInteger.print_struct) {
-		const asn_INTEGER_specifics_t *s = td->specifics;
-		if (s && s->field_unsigned)
+		break;
+	}
+	case SK_INT:
+		if (t->flags & SF_UNSIGNED)
 			sb_printf(b, "%lu", *(const unsigned long *)ptr);
 		else
 			sb_printf(b, "%ld", *(const long *)ptr);
-	} else if (pr == asn_DEF_BIT_STRING.print_struct) {
+		break;
+	case SK_BITS: {
 		const BIT_STRING_t *bs = ptr;
 		sb_put(b, "{\"hex\":", 7);
 		json_hex(b, bs->buf, (size_t)bs->size);
 		sb_printf(b, ",\"unused\":%d}", bs->bits_unused);
-	} else if (pr == asn_DEF_OCTET_STRING.print_struct || pr == asn_DEF_IA5String.print_struct) {
+		break;
+	}
+	case SK_OCTETS:
+	case SK_IA5: {
 		const OCTET_STRING_t *os = ptr;
 		if (printable(os->buf, (size_t)os->size)) {
 			json_string(b, os->buf, (size_t)os->size);
@@ -108,17 +110,21 @@ static void primitive(strbuf *b, const asn_TYPE_descriptor_t *td, const void *pt
 			json_hex(b, os->buf, (size_t)os->size);
 			sb_put(b, "}", 1);
 		}
-	} else if (pr == asn_DEF_BOOLEAN.print_struct) {
+		break;
+	}
+	case SK_BOOL:
 		sb_put(b, *(const BOOLEAN_t *)ptr ? "true" : "false", *(const BOOLEAN_t *)ptr ? 4 : 5);
-	} else if (pr == asn_DEF_NULL.print_struct) {
+		break;
+	case SK_NULL:
 		sb_put(b, "null", 4);
-	} else {
+		break;
+	default:
 		/* A type this walk does not know: say so rather than guess. */
-		sb_printf(b, "{\"unknown_type\":\"%s\"}", td->name);
+		sb_printf(b, "{\"unknown_type\":\"%s\"}", t->name);
 	}
 }
 
-static int visit(const walk_node *n, void *user)
+static int visit(const schema_node *n, void *user)
 {
 	json_state *s = user;
 	while (s->open > n->depth) {
@@ -129,16 +135,17 @@ static int visit(const walk_node *n, void *user)
 		unsigned k = n->depth - 1;
 		if (s->count[k]++)
 			sb_put(s->b, ",", 1);
-		if (n->member >= 0) {
-			const char *name = n->parent->elements[n->member].name;
-			json_string(s->b, (const uint8_t *)name, strlen(name));
+		if (n->index < 0) {
+			json_string(s->b, (const uint8_t *)n->member->name, strlen(n->member->name));
 			sb_put(s->b, ":", 1);
 		}
 	}
-	const asn_TYPE_descriptor_t *td = n->td;
-	char open = td_is_sequence(td) || td_is_choice(td) ? '{' : td_is_list(td) ? '[' : 0;
+	const schema_type *t = &schema_types[n->type];
+	char open = t->kind == SK_SEQUENCE || t->kind == SK_CHOICE ? '{'
+	            : schema_constructed(t->kind)                  ? '['
+	                                                           : 0;
 	if (!open) {
-		primitive(s->b, td, n->ptr);
+		primitive(s->b, t, n->ptr);
 		return WALK_CONTINUE;
 	}
 	if (s->open >= JSON_DEPTH) /* deeper than any valid message nests */
@@ -167,7 +174,7 @@ void json_message(dump_ctx *ctx, strbuf *b, const dump_origin *o, const megaco_m
 	json_state s;
 	s.b = b;
 	s.open = 0;
-	if (model_walk(&asn_DEF_MegacoMessage, (void *)megaco_message_model_const(m), visit, &s) < 0) {
+	if (schema_walk(SCHEMA_ROOT, (void *)(uintptr_t)megaco_message_model_const(m), visit, &s) < 0) {
 		b->len = 0;
 		sb_printf(b, "{\"frame\":%llu,\"error\":\"nesting too deep for --json\"}",
 		          (unsigned long long)o->frame);

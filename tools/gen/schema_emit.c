@@ -113,8 +113,7 @@ int emit_schema_c(const gen_schema *s, FILE *f)
 
 	fputs("const schema_tag2member schema_tag2members[] = {\n", f);
 	for (int i = 0; i < s->nmaps; i++)
-		fprintf(f, "\t{ 0x%xu, %u, %d, %d },\n", s->maps[i].tag, s->maps[i].member,
-		        s->maps[i].toff_first, s->maps[i].toff_last);
+		fprintf(f, "\t{ 0x%xu, %u },\n", s->maps[i].tag, s->maps[i].member);
 	if (!s->nmaps)
 		fputs("\t{ 0 },\n", f);
 	fputs("};\n\n", f);

@@ -412,9 +412,7 @@ static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline
 	t->t.tag_map = (uint16_t)s->nmaps;
 	t->t.tag_map_count = (uint16_t)nmap;
 	for (int i = 0; i < nmap; i++)
-		s->maps[s->nmaps++] = (schema_tag2member){ map[i].el_tag, (uint16_t)map[i].el_no,
-			                                       (int8_t)map[i].toff_first,
-			                                       (int8_t)map[i].toff_last };
+		s->maps[s->nmaps++] = (schema_tag2member){ map[i].el_tag, (uint16_t)map[i].el_no };
 	if (schema_constructed(kind) && fill_members(s, ti) < 0)
 		return -1;
 	return ti;
