@@ -1,4 +1,4 @@
-/* Test helpers: manifest loading with libyaml, file reading, byte compares. */
+/* Test helpers: manifest loading with libyaml, corpus walks, byte compares. */
 #include "testutil.h"
 
 #include <stdarg.h>
@@ -20,30 +20,6 @@ char *model_dump(const megaco_message *m)
 	asn_fprint(f, &asn_DEF_MegacoMessage, megaco_message_model_const(m));
 	fclose(f);
 	return s;
-}
-
-unsigned char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, n = 0;
-	unsigned char *buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		unsigned char *bigger = realloc(buf, cap *= 2);
-		if (!bigger) {
-			free(buf);
-			buf = NULL;
-		} else {
-			buf = bigger;
-		}
-	}
-	fclose(f);
-	*len = n;
-	return buf;
 }
 
 const char *corpus_dir_from_args(int argc, char **argv)

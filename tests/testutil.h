@@ -1,6 +1,6 @@
 /*
- * Shared test helpers: the corpus manifest (read with libyaml), whole-file
- * reads, and a hex dump for failure messages.
+ * Shared test helpers: the corpus manifest (read with libyaml) and walks over
+ * its files, model dumps, and byte compares for failure messages.
  */
 #ifndef MEGACO_TESTUTIL_H
 #define MEGACO_TESTUTIL_H
@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "megaco/megaco.h"
+#include "read_file.h" /* tools/: read_file(), read_stream() */
 
 #define CORPUS_MAX_ENC 5 /* pretty, compact, ber, per, aper: MEGACO_ENC_x - 1 */
 
@@ -105,8 +106,6 @@ int on_path(const char *prog);
  */
 unsigned char *big_message(unsigned ntrans, size_t *len);
 
-/* Whole file into malloc'd memory; NULL on error. */
-unsigned char *read_file(const char *path, size_t *len);
 
 /* Encodes m as enc (options o, may be NULL); fails unless the bytes equal want. */
 void assert_encodes_to(const char *name, const megaco_message *m, megaco_encoding enc,

@@ -97,7 +97,7 @@ static int load_message(const char *dir, const char dirs[BENCH_MAX_ENC][64], con
 			continue;
 		char path[PATH_MAX];
 		snprintf(path, sizeof path, "%s/%s/%s", dir, dirs[k], name);
-		out->data[k] = bench_read_file(path, &out->len[k]);
+		out->data[k] = read_file(path, &out->len[k]);
 		if (!out->data[k]) {
 			snprintf(why, whycap, "cannot read %s", path);
 			return -1;
@@ -115,7 +115,7 @@ int bench_corpus_load(const char *dir, const char *set, const char *glob, bench_
 	snprintf(out->dir, sizeof out->dir, "%s", dir);
 	snprintf(out->set, sizeof out->set, "%s", set);
 	snprintf(path, sizeof path, "%s/manifest.yaml", dir);
-	char *text = (char *)bench_read_file(path, &len);
+	char *text = (char *)read_file(path, &len);
 	if (!text) {
 		snprintf(why, whycap, "cannot read %s", path);
 		return -1;

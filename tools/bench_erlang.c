@@ -201,37 +201,20 @@ int bench_erlang_run(const char *script, const bench_report *r, const char *code
 		snprintf(why, whycap, "cannot run escript: %s", strerror(rc));
 		return -1;
 	}
-	size_t cap = 65536, len = 0;
-	char *out = malloc(cap);
-	for (;;) {
-		if (!out)
-			break;
-		if (len + 1 >= cap) {
-			char *bigger = realloc(out, cap * 2);
-			if (!bigger) {
-				free(out);
-				out = NULL;
-				break;
-			}
-			out = bigger;
-			cap *= 2;
-		}
-		ssize_t n = read(fds[0], out + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fds[0]);
+	size_t len = 0;
+	FILE *from = fdopen(fds[0], "r");
+	char *out = from ? (char *)read_stream(from, &len) : NULL;
+	if (from)
+		fclose(from);
+	else
+		close(fds[0]);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!out) {
-		snprintf(why, whycap, "out of memory reading the escript's output");
+		snprintf(why, whycap, "cannot read the escript's output");
 		return -1;
 	}
-	out[len] = 0;
 	int res = -1;
 	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 1)) {
 		snprintf(why, whycap, "%s exited with status %d (see its messages above)", script,

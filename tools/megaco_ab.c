@@ -25,7 +25,7 @@
 
 #include "cli_args.h"
 #include "megaco/megaco.h"
-#include "megaco_bench.h" /* bench_read_file */
+#include "read_file.h"
 
 #define PROG "megaco-ab"
 #define CALLS 100
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 	int files = 0;
 	for (int f = 6; f < argc; f++) {
 		size_t len;
-		unsigned char *in = bench_read_file(argv[f], &len);
+		unsigned char *in = read_file(argv[f], &len);
 		if (!in) {
 			fprintf(stderr, "megaco-ab: cannot read %s\n", argv[f]);
 			return 2;

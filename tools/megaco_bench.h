@@ -1,8 +1,8 @@
 /*
  * megaco-bench: shared types of the benchmark tool. The stages are one file
  * each: bench_yaml.c (libyaml -> small tree, for the manifest and Erlang's
- * JSON), bench_corpus.c (manifest -> messages), bench_file.c (whole files,
- * megaco-loop's too), bench_measure.c (the timing
+ * JSON), bench_corpus.c (manifest -> messages), read_file.c (whole files,
+ * shared with the other tools and the tests), bench_measure.c (the timing
  * method), bench_host.c (host details), bench_report.c (table/csv/json/yaml),
  * bench_svg.c (bar chart), bench_together.c/.h (N threads timed together),
  * bench_scaling.c (what N threads get on this host),
@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "megaco/megaco.h"
+#include "read_file.h"
 
 #define BENCH_MAX_ENC 5 /* pretty, compact, ber, per, aper: index MEGACO_ENC_x - 1 */
 
@@ -74,8 +75,6 @@ int bench_corpus_load(const char *dir, const char *set, const char *glob, bench_
 void bench_corpus_free(bench_corpus *c);
 /* Number of messages present in encoding enc. */
 size_t bench_corpus_count(const bench_corpus *c, megaco_encoding enc);
-/* bench_file.c: whole file into malloc'd memory (NUL-terminated, not counted); NULL on error. */
-unsigned char *bench_read_file(const char *path, size_t *len);
 /* Directory of the running executable (from /proc/self/exe or argv0). */
 const char *bench_exe_dir(const char *argv0, char *buf, size_t cap);
 

@@ -16,6 +16,7 @@
 #include "MegacoMessage.h"
 #include "cli_args.h"
 #include "megaco/megaco.h"
+#include "read_file.h"
 
 #define PROG "megaco-conv"
 
@@ -56,30 +57,6 @@ typedef struct conv {
 	int to_xer;
 	megaco_options opts;
 } conv;
-
-static unsigned char *read_all(FILE *f, size_t *len)
-{
-	size_t cap = 4096, n = 0;
-	unsigned char *buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		unsigned char *bigger = realloc(buf, cap * 2);
-		if (!bigger) {
-			free(buf);
-			return NULL;
-		}
-		buf = bigger;
-		cap *= 2;
-	}
-	if (buf && ferror(f)) {
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
 
 /* "8/8/16" -> a layout; NULL (after a message) when malformed. */
 static megaco_tid_layout *parse_layout(const char *spec)
@@ -143,7 +120,7 @@ static int convert(const conv *c, const char *in_path, const char *out_path)
 		return EXIT_USAGE;
 	}
 	size_t len = 0;
-	unsigned char *data = read_all(in, &len);
+	unsigned char *data = read_stream(in, &len);
 	if (!use_stdin)
 		fclose(in);
 	if (!data) {

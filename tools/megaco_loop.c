@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 	megaco_error err;
 	int rc = 0;
 	for (int i = 0; i < n && !rc; i++) {
-		if (!(in[i] = bench_read_file(paths[i], &len[i]))) {
+		if (!(in[i] = read_file(paths[i], &len[i]))) {
 			fprintf(stderr, "megaco-loop: cannot read %s\n", paths[i]);
 			rc = 1;
 		} else if (what == ENC &&
