@@ -12,7 +12,8 @@
 
 #include "megaco_bench.h"
 
-const char *bench_exe_dir(const char *argv0, char *buf, size_t cap)
+/* Directory of the running executable (from /proc/self/exe or argv0). */
+static const char *exe_dir(const char *argv0, char *buf, size_t cap)
 {
 	char path[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
@@ -29,6 +30,42 @@ const char *bench_exe_dir(const char *argv0, char *buf, size_t cap)
 	return buf;
 }
 
+const char *bench_find_shipped(const char *argv0, const char *src_rel, const char *data_rel,
+                               int (*ok)(const char *path), char *buf, size_t cap)
+{
+	const char *src = getenv("MEGACO_SOURCE_DIR");
+	char exe[PATH_MAX];
+	if (src && *src) {
+		snprintf(buf, cap, "%s/%s", src, src_rel);
+		if (ok(buf))
+			return buf;
+	}
+	if (exe_dir(argv0, exe, sizeof exe)) {
+		/* <build>/tools/megaco-bench -> <source>/ for in-source-tree builds */
+		snprintf(buf, cap, "%s/../../%s", exe, src_rel);
+		if (ok(buf))
+			return buf;
+#ifdef MEGACO_BENCH_DATA_REL
+		/* <prefix>/bin/megaco-bench -> <prefix>/share/megaco/: an installed
+		   binary reads its own tree's, wherever it was installed or moved to */
+		snprintf(buf, cap, "%s/%s/%s", exe, MEGACO_BENCH_DATA_REL, data_rel);
+		if (ok(buf))
+			return buf;
+#endif
+	}
+#ifdef MEGACO_BENCH_SOURCE_DIR
+	snprintf(buf, cap, "%s/%s", MEGACO_BENCH_SOURCE_DIR, src_rel);
+	if (ok(buf))
+		return buf;
+#endif
+#ifdef MEGACO_BENCH_DATA_DIR
+	snprintf(buf, cap, "%s/%s", MEGACO_BENCH_DATA_DIR, data_rel);
+	if (ok(buf))
+		return buf;
+#endif
+	return NULL;
+}
+
 static int has_manifest(const char *dir)
 {
 	char path[PATH_MAX];
@@ -38,37 +75,7 @@ static int has_manifest(const char *dir)
 
 const char *bench_corpus_default_dir(const char *argv0, char *buf, size_t cap)
 {
-	const char *src = getenv("MEGACO_SOURCE_DIR");
-	char exe[PATH_MAX];
-	if (src && *src) {
-		snprintf(buf, cap, "%s/corpus", src);
-		if (has_manifest(buf))
-			return buf;
-	}
-	if (bench_exe_dir(argv0, exe, sizeof exe)) {
-		/* <build>/tools/megaco-bench -> <source>/corpus for in-source-tree builds */
-		snprintf(buf, cap, "%s/../../corpus", exe);
-		if (has_manifest(buf))
-			return buf;
-#ifdef MEGACO_BENCH_DATA_REL
-		/* <prefix>/bin/megaco-bench -> <prefix>/share/megaco/corpus: an installed
-		   binary reads its own tree's, wherever it was installed or moved to */
-		snprintf(buf, cap, "%s/%s/corpus", exe, MEGACO_BENCH_DATA_REL);
-		if (has_manifest(buf))
-			return buf;
-#endif
-	}
-#ifdef MEGACO_BENCH_SOURCE_DIR
-	snprintf(buf, cap, "%s/corpus", MEGACO_BENCH_SOURCE_DIR);
-	if (has_manifest(buf))
-		return buf;
-#endif
-#ifdef MEGACO_BENCH_DATA_DIR
-	snprintf(buf, cap, "%s/corpus", MEGACO_BENCH_DATA_DIR);
-	if (has_manifest(buf))
-		return buf;
-#endif
-	return NULL;
+	return bench_find_shipped(argv0, "corpus", "corpus", has_manifest, buf, cap);
 }
 
 static int enc_index(const char *name)

@@ -23,7 +23,6 @@ static int readable(const char *p) { return access(p, R_OK) == 0; }
 const char *bench_erlang_script(const char *explicit_path, const char *corpus_dir,
                                 const char *argv0, char *buf, size_t cap)
 {
-	char exe[PATH_MAX];
 	if (explicit_path) {
 		snprintf(buf, cap, "%s", explicit_path);
 		return readable(buf) ? buf : NULL;
@@ -34,34 +33,8 @@ const char *bench_erlang_script(const char *explicit_path, const char *corpus_di
 		if (readable(buf))
 			return buf;
 	}
-	const char *src = getenv("MEGACO_SOURCE_DIR");
-	if (src && *src) {
-		snprintf(buf, cap, "%s/%s", src, SCRIPT_REL);
-		if (readable(buf))
-			return buf;
-	}
-	if (bench_exe_dir(argv0, exe, sizeof exe)) {
-		snprintf(buf, cap, "%s/../../%s", exe, SCRIPT_REL);
-		if (readable(buf))
-			return buf;
-#ifdef MEGACO_BENCH_DATA_REL
-		/* an installed binary: the script installed beside its corpus */
-		snprintf(buf, cap, "%s/%s/megaco-bench.escript", exe, MEGACO_BENCH_DATA_REL);
-		if (readable(buf))
-			return buf;
-#endif
-	}
-#ifdef MEGACO_BENCH_SOURCE_DIR
-	snprintf(buf, cap, "%s/%s", MEGACO_BENCH_SOURCE_DIR, SCRIPT_REL);
-	if (readable(buf))
-		return buf;
-#endif
-#ifdef MEGACO_BENCH_DATA_DIR
-	snprintf(buf, cap, "%s/megaco-bench.escript", MEGACO_BENCH_DATA_DIR);
-	if (readable(buf))
-		return buf;
-#endif
-	return NULL;
+	/* else as the corpus is found; installed, the script sits beside its corpus */
+	return bench_find_shipped(argv0, SCRIPT_REL, "megaco-bench.escript", readable, buf, cap);
 }
 
 /* Is prog on PATH? */

@@ -66,6 +66,13 @@ typedef struct bench_corpus {
  */
 const char *bench_corpus_default_dir(const char *argv0, char *buf, size_t cap);
 /*
+ * The same search for anything shipped with the sources: src_rel under a
+ * source tree, data_rel under an installed data directory. Returns buf once
+ * ok(buf) holds, or NULL.
+ */
+const char *bench_find_shipped(const char *argv0, const char *src_rel, const char *data_rel,
+                               int (*ok)(const char *path), char *buf, size_t cap);
+/*
  * Loads the messages of one set whose names match glob (fnmatch; NULL = all)
  * and reads their files in every encoding the manifest lists.
  * Returns 0, or -1 with why filled.
@@ -75,8 +82,6 @@ int bench_corpus_load(const char *dir, const char *set, const char *glob, bench_
 void bench_corpus_free(bench_corpus *c);
 /* Number of messages present in encoding enc. */
 size_t bench_corpus_count(const bench_corpus *c, megaco_encoding enc);
-/* Directory of the running executable (from /proc/self/exe or argv0). */
-const char *bench_exe_dir(const char *argv0, char *buf, size_t cap);
 
 /* ---- bench_measure.c */
 typedef enum { ROW_OK = 0, ROW_FAILED, ROW_UNAVAILABLE } row_status;
