@@ -4,33 +4,22 @@
  * encoder checks on top. A model built or edited by hand can hold anything
  * its C types allow: a CHOICE's `present` of 0 or past its alternatives, a
  * buffer pointer of NULL with a size, a NULL list element, a required
- * pointer left NULL, a cycle. The walk below, driven by the generated type
- * descriptors, refuses each with a status and the element's path before any
- * writer or converter follows a pointer; those may then assume a sound tree.
+ * pointer left NULL, a cycle. The walk below, over the const schema,
+ * refuses each with a status and the element's path before any writer or
+ * converter follows a pointer; those may then assume a sound tree. The same
+ * walk finds the path of a node for an encoder's error message.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "BIT_STRING.h"
 #include "MegacoMessage.h"
-#include "asn1_settle.h"
+#include "OBJECT_IDENTIFIER.h"
+#include "asn_SET_OF.h"
 #include "internal.h"
+#include "megaco_schema.h"
 #include "schema.h"
 #include "validate.h"
-
-#include "BIT_STRING.h"
-#include "INTEGER.h"
-#include "OCTET_STRING.h"
-#include "asn_SEQUENCE_OF.h"
-#include "constr_CHOICE.h"
-#include "constr_SEQUENCE.h"
-#include "constr_SEQUENCE_OF.h"
-
-/* The alternative (1-based) a CHOICE of descriptor td holds; 0 for none. */
-static int choice_alt(const asn_TYPE_descriptor_t *td, const void *ptr)
-{
-	const asn_CHOICE_specifics_t *s = td->specifics;
-	return schema_present_get((const char *)ptr + s->pres_offset, s->pres_size);
-}
 
 /* One level of the walk, linked to its parent for the error's path. */
 typedef struct frame {
@@ -41,8 +30,14 @@ typedef struct frame {
 
 typedef struct check {
 	megaco_error *err;
-	unsigned max_depth;
+	/* model_path(): the node sought (a value of the type called want_name), its path's buffer */
+	const void *want;
+	const char *want_name;
+	char *buf;
+	size_t cap;
 } check;
+
+enum { FOUND = 1 }; /* the walk reached c->want */
 
 /* "mess.messageBody.transactions[0]...": the tail when it does not fit. */
 static void path_text(const frame *f, char *buf, size_t cap)
@@ -85,145 +80,76 @@ static int bad(check *c, const frame *f, int code, const char *what)
 	return set_error(c->err, code, 0, "%s: %s", path[0] ? path : "message", what);
 }
 
-static int check_node(check *c, const asn_TYPE_descriptor_t *td, const void *ptr,
-                      const frame *f, unsigned depth);
+static int check_value(check *c, unsigned type, const char *p, const frame *f, unsigned depth);
 
-/* A primitive: only buffers with a size can be wrong. */
-static int check_leaf(check *c, const asn_TYPE_descriptor_t *td, const void *ptr,
-                      const frame *f)
+/* Member m of the value at parent: absent, or a value to check. */
+static int check_member(check *c, const schema_member *m, const char *parent, const frame *f,
+                        unsigned depth)
 {
-	if (td->free_struct == OCTET_STRING_free) {
-		const OCTET_STRING_t *os = ptr;
-		if (os->size < 0 || (os->size > 0 && !os->buf))
+	frame child = { f, m->name, 0 };
+	const char *p = schema_member_value(m, parent);
+	if (!p && !(m->flags & SM_OPTIONAL))
+		return bad(c, &child, MEGACO_ERR_CONSTRAINT, "required element missing");
+	return !p ? MEGACO_OK : check_value(c, m->type, p, &child, depth + 1);
+}
+
+/* The value at p of `type`, at depth (constructed values counted). */
+static int check_value(check *c, unsigned type, const char *p, const frame *f, unsigned depth)
+{
+	const schema_type *t = &schema_types[type];
+	const schema_member *m = &schema_members[t->first];
+	int rc = MEGACO_OK;
+	if (p == c->want && t->name && !strcmp(t->name, c->want_name)) {
+		path_text(f, c->buf, c->cap);
+		return FOUND;
+	}
+	if (schema_constructed(t->kind) && depth > MODEL_DEPTH_LIMIT)
+		return bad(c, f, MEGACO_ERR_TOO_DEEP, "nested deeper than the limit (a cycle?)");
+	switch (t->kind) {
+	case SK_OCTETS:
+	case SK_IA5:
+	case SK_BITS: {
+		const BIT_STRING_t *bs = (const void *)p; /* an OCTET_STRING_t up to its size */
+		if (bs->size < 0 || (bs->size > 0 && !bs->buf))
 			return bad(c, f, MEGACO_ERR_CONSTRAINT, "octet string with a NULL buffer or bad size");
-		const asn_OCTET_STRING_specifics_t *s = td->specifics;
-		if (s && s->subvariant == ASN_OSUBV_BIT) {
-			const BIT_STRING_t *bs = ptr;
-			if (bs->bits_unused < 0 || bs->bits_unused > 7 ||
-			    (bs->size == 0 && bs->bits_unused != 0))
-				return bad(c, f, MEGACO_ERR_CONSTRAINT, "bit string with bad bits_unused");
-		}
-	} else if (td->free_struct == ASN__PRIMITIVE_TYPE_free) { /* INTEGER, OBJECT IDENTIFIER */
-		const INTEGER_t *v = ptr;
+		if (t->kind == SK_BITS &&
+		    (bs->bits_unused < 0 || bs->bits_unused > 7 || (bs->size == 0 && bs->bits_unused != 0)))
+			return bad(c, f, MEGACO_ERR_CONSTRAINT, "bit string with bad bits_unused");
+		return MEGACO_OK;
+	}
+	case SK_OID: {
+		const OBJECT_IDENTIFIER_t *v = (const void *)p;
 		if (v->size < 0 || (v->size > 0 && !v->buf))
 			return bad(c, f, MEGACO_ERR_CONSTRAINT, "value with a NULL buffer or bad size");
-	}
-	return MEGACO_OK;
-}
-
-/* Member i of td (at ptr): absent, a leaf, or a subtree. */
-static inline int check_member(check *c, const asn_TYPE_descriptor_t *td, const void *ptr,
-                               int i, const frame *f, unsigned depth)
-{
-	const asn_TYPE_member_t *m = &td->elements[i];
-	const void *p = (const char *)ptr + m->memb_offset;
-	if (m->flags & ATF_POINTER) {
-		p = *(const void *const *)p;
-		if (!p) {
-			if (m->optional)
-				return MEGACO_OK;
-			frame child = { f, m->name, 0 };
-			return bad(c, &child, MEGACO_ERR_CONSTRAINT, "required element missing");
-		}
-	}
-	const asn_TYPE_descriptor_t *sub = m->type;
-	/* Native integers, enumerations, BOOLEAN and NULL hold no pointer. */
-	if (!sub->elements_count && sub->free_struct != OCTET_STRING_free &&
-	    sub->free_struct != ASN__PRIMITIVE_TYPE_free)
 		return MEGACO_OK;
-	frame child = { f, m->name, 0 };
-	return sub->elements_count ? check_node(c, sub, p, &child, depth + 1)
-	                           : check_leaf(c, sub, p, &child);
-}
-
-/* A constructed node (elements_count > 0): SEQUENCE, CHOICE or list. */
-static int check_node(check *c, const asn_TYPE_descriptor_t *td, const void *ptr,
-                      const frame *f, unsigned depth)
-{
-	int rc;
-	if (depth > c->max_depth)
-		return bad(c, f, MEGACO_ERR_TOO_DEEP, "nested deeper than the limit (a cycle?)");
-	if (td->free_struct == SEQUENCE_free) {
-		for (int i = 0; i < td->elements_count; i++)
-			if ((rc = check_member(c, td, ptr, i, f, depth)) != MEGACO_OK)
-				return rc;
-	} else if (td->free_struct == CHOICE_free) {
-		int present = choice_alt(td, ptr);
-		if (present <= 0 || present > td->elements_count) {
+	}
+	case SK_SEQUENCE:
+		for (unsigned i = 0; i < t->count && rc == MEGACO_OK; i++)
+			rc = check_member(c, &m[i], p, f, depth);
+		return rc;
+	case SK_CHOICE: {
+		int present = schema_present_get(p + t->pres_offset, t->pres_size);
+		if (present <= 0 || present > t->count) {
 			char what[64];
-			snprintf(what, sizeof what, "%s has no alternative (present = %d)", td->name,
-			         present);
+			snprintf(what, sizeof what, "%s has no alternative (present = %d)", t->name, present);
 			return bad(c, f, MEGACO_ERR_CONSTRAINT, what);
 		}
-		return check_member(c, td, ptr, present - 1, f, depth);
-	} else if (td->free_struct == SEQUENCE_OF_free /* the module has no SET OF */) {
-		const asn_anonymous_set_ *list = _A_CSET_FROM_VOID(ptr);
+		return check_member(c, &m[present - 1], p, f, depth);
+	}
+	case SK_SEQUENCE_OF:
+	case SK_SET_OF: {
+		const asn_anonymous_set_ *list = (const void *)p;
 		if (list->count < 0 || (list->count > 0 && !list->array))
 			return bad(c, f, MEGACO_ERR_CONSTRAINT, "list with a bad count or no array");
-		const asn_TYPE_descriptor_t *item = td->elements[0].type;
-		int sub = item->elements_count != 0;
-		for (int i = 0; i < list->count; i++) {
+		for (int i = 0; i < list->count && rc == MEGACO_OK; i++) {
 			frame child = { f, NULL, i };
-			if (!list->array[i])
-				return bad(c, &child, MEGACO_ERR_CONSTRAINT, "NULL list element");
-			rc = sub ? check_node(c, item, list->array[i], &child, depth + 1)
-			         : check_leaf(c, item, list->array[i], &child);
-			if (rc != MEGACO_OK)
-				return rc;
+			rc = list->array[i] ? check_value(c, m->type, list->array[i], &child, depth + 1)
+			                    : bad(c, &child, MEGACO_ERR_CONSTRAINT, "NULL list element");
 		}
+		return rc;
 	}
-	return MEGACO_OK;
-}
-
-/* ---- the path of one node, for encoders that fail without tracking it ---- */
-
-typedef struct find {
-	const asn_TYPE_descriptor_t *td;
-	const void *ptr;
-	char *buf;
-	size_t cap;
-	int found;
-} find;
-
-static void find_node(find *fd, const asn_TYPE_descriptor_t *td, const void *ptr,
-                      const frame *f, unsigned depth);
-
-static void find_member(find *fd, const asn_TYPE_descriptor_t *td, const void *ptr, int i,
-                        const frame *f, unsigned depth)
-{
-	const asn_TYPE_member_t *m = &td->elements[i];
-	const void *p = (const char *)ptr + m->memb_offset;
-	if ((m->flags & ATF_POINTER) && !(p = *(const void *const *)p))
-		return;
-	frame child = { f, m->name, 0 };
-	find_node(fd, m->type, p, &child, depth + 1);
-}
-
-/* Runs only on models model_check() accepted. */
-static void find_node(find *fd, const asn_TYPE_descriptor_t *td, const void *ptr,
-                      const frame *f, unsigned depth)
-{
-	if (fd->found || depth > MODEL_DEPTH_LIMIT)
-		return;
-	if (td == fd->td && ptr == fd->ptr) {
-		path_text(f, fd->buf, fd->cap);
-		fd->found = 1;
-		return;
-	}
-	if (td->free_struct == SEQUENCE_free) {
-		for (int i = 0; i < td->elements_count && !fd->found; i++)
-			find_member(fd, td, ptr, i, f, depth);
-	} else if (td->free_struct == CHOICE_free) {
-		int present = choice_alt(td, ptr);
-		if (present > 0 && present <= td->elements_count)
-			find_member(fd, td, ptr, present - 1, f, depth);
-	} else if (td->free_struct == SEQUENCE_OF_free /* the module has no SET OF */) {
-		const asn_anonymous_set_ *list = _A_CSET_FROM_VOID(ptr);
-		for (int i = 0; i < list->count && !fd->found; i++) {
-			frame child = { f, NULL, i };
-			if (list->array[i])
-				find_node(fd, td->elements[0].type, list->array[i], &child, depth + 1);
-		}
+	default: /* native integers, enumerations, BOOLEAN and NULL hold no pointer */
+		return MEGACO_OK;
 	}
 }
 
@@ -231,21 +157,19 @@ int model_path(const struct MegacoMessage *model, const struct asn_TYPE_descript
                const void *node, char *buf, size_t cap)
 {
 	frame root = { NULL, NULL, 0 };
-	find fd = { td, node, buf, cap, 0 };
+	check c = { NULL, node, td ? td->name : "", buf, cap };
 	if (cap)
 		buf[0] = 0;
-	find_node(&fd, &asn_DEF_MegacoMessage, model, &root, 0);
-	return fd.found;
+	return cap && check_value(&c, SCHEMA_ROOT, (const char *)model, &root, 0) == FOUND;
 }
 
 int model_check(const struct MegacoMessage *model, megaco_error *err)
 {
-	asn1_descriptors_settle();
-	check c = { err, MODEL_DEPTH_LIMIT };
+	check c = { err, NULL, "", NULL, 0 };
 	frame root = { NULL, NULL, 0 };
 	if (!model)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "no model");
-	return check_node(&c, &asn_DEF_MegacoMessage, model, &root, 0);
+	return check_value(&c, SCHEMA_ROOT, (const char *)model, &root, 0);
 }
 
 int megaco_message_validate(const megaco_message *msg, int version, const megaco_options *opts,

@@ -23,9 +23,10 @@ struct MegacoMessage;
 int model_check(const struct MegacoMessage *model, megaco_error *err);
 
 /*
- * Writes the path of the node of type td at address node ("mess.mId",
- * "...commandRequests[0].command") into buf; returns 0 when the model does
- * not reach it. For error messages of encoders that do not track paths.
+ * Writes the path of the node of type td (the schema type of td's name) at
+ * address node ("mess.mId", "...commandRequests[0].command") into buf;
+ * returns 0 when the model does not reach it. For error messages of
+ * encoders that do not track paths.
  */
 struct asn_TYPE_descriptor_s;
 int model_path(const struct MegacoMessage *model, const struct asn_TYPE_descriptor_s *td,
