@@ -352,6 +352,27 @@ int on_path(const char *prog)
 	return found;
 }
 
+int escript_run(const char *script, const char *data)
+{
+	if (!on_path("escript"))
+		skip();
+	char script_path[] = "/tmp/megaco-escript-XXXXXX", data_path[] = "/tmp/megaco-data-XXXXXX";
+	int fs = mkstemp(script_path), fd = mkstemp(data_path);
+	assert_true(fs >= 0 && fd >= 0);
+	FILE *f = fdopen(fs, "w");
+	fputs(script, f);
+	fclose(f);
+	f = fdopen(fd, "w");
+	fputs(data, f);
+	fclose(f);
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "escript %s %s", script_path, data_path);
+	int rc = system(cmd);
+	remove(script_path);
+	remove(data_path);
+	return rc;
+}
+
 unsigned char *big_message(unsigned ntrans, size_t *len)
 {
 	/*

@@ -98,6 +98,11 @@ void test_light_note(const char *fmt, ...);
 
 /* 1 when prog is an executable on PATH (the Erlang peer tests skip otherwise). */
 int on_path(const char *prog);
+/*
+ * Runs escript with the script's text over a file holding data (both in
+ * temporary files); returns system()'s status. Skips the test without escript.
+ */
+int escript_run(const char *script, const char *data);
 
 /*
  * A valid pretty-text v3 message of ntrans transactions (each corpus
