@@ -99,16 +99,28 @@ static void skip_value(yaml_parser_t *p, yaml_event_t *ev)
 
 static char *scalar(yaml_event_t *ev) { return (char *)ev->data.scalar.value; }
 
+/*
+ * In a mapping: its next key into key and the first event of that key's
+ * value into *ev; 0 at the mapping's end (whose event is deleted).
+ */
+static int next_key(yaml_parser_t *p, yaml_event_t *ev, char *key, size_t cap)
+{
+	if (next(p, ev) != YAML_SCALAR_EVENT) {
+		yaml_event_delete(ev);
+		return 0;
+	}
+	snprintf(key, cap, "%s", scalar(ev));
+	yaml_event_delete(ev);
+	next(p, ev);
+	return 1;
+}
+
 static void parse_message(loader *l, yaml_parser_t *p)
 {
 	yaml_event_t ev;
 	corpus_entry *e = add_entry(l);
-	char encs[CORPUS_MAX_ENC] = { 0 };
-	while (next(p, &ev) == YAML_SCALAR_EVENT) {
-		char key[32];
-		snprintf(key, sizeof key, "%s", scalar(&ev));
-		yaml_event_delete(&ev);
-		next(p, &ev);
+	char encs[CORPUS_MAX_ENC] = { 0 }, key[32];
+	while (next_key(p, &ev, key, sizeof key)) {
 		if (!strcmp(key, "name") && ev.type == YAML_SCALAR_EVENT) {
 			snprintf(e->name, sizeof e->name, "%s", scalar(&ev));
 		} else if (!strcmp(key, "version") && ev.type == YAML_SCALAR_EVENT) {
@@ -129,7 +141,6 @@ static void parse_message(loader *l, yaml_parser_t *p)
 		}
 		yaml_event_delete(&ev);
 	}
-	yaml_event_delete(&ev); /* mapping end */
 	for (int i = 0; i < CORPUS_MAX_ENC; i++) {
 		if (!encs[i])
 			continue;
@@ -145,19 +156,14 @@ static void parse_set(loader *l, yaml_parser_t *p)
 	yaml_event_t ev;
 	memset(l->set, 0, sizeof l->set);
 	memset(l->dirs, 0, sizeof l->dirs);
-	while (next(p, &ev) == YAML_SCALAR_EVENT) {
-		char key[32];
-		snprintf(key, sizeof key, "%s", scalar(&ev));
-		yaml_event_delete(&ev);
-		next(p, &ev);
+	char key[32];
+	while (next_key(p, &ev, key, sizeof key)) {
 		if (!strcmp(key, "name") && ev.type == YAML_SCALAR_EVENT) {
 			snprintf(l->set, sizeof l->set, "%s", scalar(&ev));
 		} else if (!strcmp(key, "dirs") && ev.type == YAML_MAPPING_START_EVENT) {
 			yaml_event_delete(&ev);
-			while (next(p, &ev) == YAML_SCALAR_EVENT) {
-				int i = enc_index(scalar(&ev));
-				yaml_event_delete(&ev);
-				next(p, &ev);
+			while (next_key(p, &ev, key, sizeof key)) {
+				int i = enc_index(key);
 				if (i >= 0)
 					snprintf(l->dirs[i], sizeof l->dirs[i], "%s", scalar(&ev));
 				yaml_event_delete(&ev);
@@ -174,7 +180,6 @@ static void parse_set(loader *l, yaml_parser_t *p)
 		}
 		yaml_event_delete(&ev);
 	}
-	yaml_event_delete(&ev);
 }
 
 corpus *corpus_load(const char *dir)
