@@ -68,22 +68,30 @@ static void decode_batch(pipeline *p, batch *b)
 	}
 }
 
+/* Decodes the next batch if it is ready; with mu held (released meanwhile).
+ * 1 if it did. */
+static int decode_next(pipeline *p)
+{
+	batch *b = &p->slots[p->next_work % p->nslots];
+	if (b->state != B_READY || b->seq != p->next_work)
+		return 0;
+	b->state = B_WORKING;
+	p->next_work++;
+	pthread_mutex_unlock(&p->mu);
+	decode_batch(p, b);
+	pthread_mutex_lock(&p->mu);
+	b->state = B_DONE;
+	pthread_cond_signal(&p->done);
+	return 1;
+}
+
 static void *worker(void *arg)
 {
 	pipeline *p = arg;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		batch *b = &p->slots[p->next_work % p->nslots];
-		if (b->state == B_READY && b->seq == p->next_work) {
-			b->state = B_WORKING;
-			p->next_work++;
-			pthread_mutex_unlock(&p->mu);
-			decode_batch(p, b);
-			pthread_mutex_lock(&p->mu);
-			b->state = B_DONE;
-			pthread_cond_signal(&p->done);
+		if (decode_next(p))
 			continue;
-		}
 		if (p->stop)
 			break;
 		pthread_cond_wait(&p->work, &p->mu);
@@ -126,18 +134,8 @@ static int consume_one(pipeline *p)
  * (this is all the decoding there is with no threads); else it waits. */
 static void step(pipeline *p)
 {
-	if (consume_one(p))
+	if (consume_one(p) || decode_next(p))
 		return;
-	batch *b = &p->slots[p->next_work % p->nslots];
-	if (b->state == B_READY && b->seq == p->next_work) {
-		b->state = B_WORKING;
-		p->next_work++;
-		pthread_mutex_unlock(&p->mu);
-		decode_batch(p, b);
-		pthread_mutex_lock(&p->mu);
-		b->state = B_DONE;
-		return;
-	}
 	pthread_cond_wait(&p->done, &p->mu);
 }
 
