@@ -118,35 +118,6 @@ static inline int fuzz_encode_refusal(int rc)
 	       rc == MEGACO_ERR_UNSUPPORTED;
 }
 
-/*
- * A decoded binary message: whatever we encode from it we must decode again,
- * and re-encoding that gives the same bytes (DER and both PERs are canonical).
- */
-static inline void fuzz_binary_round_trip(megaco_message *m, megaco_encoding enc)
-{
-	void *a = NULL, *b = NULL;
-	size_t alen = 0, blen = 0;
-	megaco_error err;
-	int rc = megaco_encode_alloc(m, enc, NULL, &a, &alen, &err);
-	if (rc != MEGACO_OK) {
-		FUZZ_CHECK(fuzz_encode_refusal(rc), "encode to %s: %s: %s", megaco_encoding_name(enc),
-		           megaco_strerror(rc), err.message);
-		FUZZ_CHECK(err.code == rc && err.message[0], "encode error record");
-		return;
-	}
-	megaco_message *again = NULL;
-	rc = megaco_decode(enc, a, alen, NULL, &again, &err);
-	FUZZ_CHECK(rc == MEGACO_OK, "our own %s (%zu bytes) does not decode: %s",
-	           megaco_encoding_name(enc), alen, err.message);
-	rc = megaco_encode_alloc(again, enc, NULL, &b, &blen, &err);
-	FUZZ_CHECK(rc == MEGACO_OK, "re-encode to %s: %s", megaco_encoding_name(enc), err.message);
-	FUZZ_CHECK(alen == blen && memcmp(a, b, alen) == 0, "%s not stable: %zu then %zu bytes",
-	           megaco_encoding_name(enc), alen, blen);
-	megaco_buffer_free(a, NULL);
-	megaco_buffer_free(b, NULL);
-	megaco_message_free(again);
-}
-
 /* Encodes m as enc (default options); NULL with *rc set on a refusal. */
 static inline void *fuzz_encode(const megaco_message *m, megaco_encoding enc, size_t *len,
                                 int *rc)
@@ -176,6 +147,31 @@ static inline megaco_message *fuzz_read_back(const void *buf, size_t len, megaco
 	FUZZ_CHECK(rc == MEGACO_OK, "our own %s (%zu bytes) does not decode: %s",
 	           megaco_encoding_name(enc), len, err.message);
 	return m;
+}
+
+/*
+ * A decoded message: whatever we encode from it we must decode again, and
+ * re-encoding that gives the same bytes (DER and both PERs are canonical,
+ * and the text encoders write one spelling).
+ */
+static inline void fuzz_round_trip(const megaco_message *m, megaco_encoding enc)
+{
+	size_t alen = 0, blen = 0;
+	int rc;
+	void *a = fuzz_encode(m, enc, &alen, &rc);
+	if (!a)
+		return;
+	megaco_message *again = fuzz_read_back(a, alen, enc);
+	void *b = fuzz_encode(again, enc, &blen, &rc);
+	FUZZ_CHECK(rc == MEGACO_OK, "re-encode to %s: %s", megaco_encoding_name(enc),
+	           megaco_strerror(rc));
+	int text = enc <= MEGACO_ENC_COMPACT;
+	FUZZ_CHECK(alen == blen && memcmp(a, b, alen) == 0, "%s not stable: %zu then %zu bytes%s%.*s%s%.*s",
+	           megaco_encoding_name(enc), alen, blen, text ? ":\n" : "", text ? (int)alen : 0,
+	           (const char *)a, text ? "\n---\n" : "", text ? (int)blen : 0, (const char *)b);
+	megaco_buffer_free(a, NULL);
+	megaco_buffer_free(b, NULL);
+	megaco_message_free(again);
 }
 
 /* 1 when a and b encode to the same bytes in enc, or both are refused alike. */
@@ -237,6 +233,24 @@ static inline void fuzz_cross(megaco_message *m)
 	int rc = megaco_message_validate(m, 0, NULL, &err);
 	FUZZ_CHECK(rc == first, "validate says %s (%s), the encoders %s", megaco_strerror(rc),
 	           err.message, megaco_strerror(first));
+}
+
+/*
+ * A target's whole run: decode as enc (the error contract), then on success
+ * the round trip in each of the encodings trips, the cross-encoding
+ * properties, and the message's free.
+ */
+static inline int fuzz_target(megaco_encoding enc, const uint8_t *data, size_t size,
+                              const megaco_encoding *trips, size_t ntrips)
+{
+	megaco_message *m = fuzz_decode(enc, data, size);
+	if (m) {
+		for (size_t i = 0; i < ntrips; i++)
+			fuzz_round_trip(m, trips[i]);
+		fuzz_cross(m);
+		fuzz_free_message(m);
+	}
+	return 0;
 }
 
 #endif

@@ -12,23 +12,16 @@
 #include <sys/stat.h>
 
 #include "fuzz_common.h"
+#include "read_file.h"
 
 static int run_file(const char *path, size_t *count)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	size_t n;
+	uint8_t *buf = read_file(path, &n);
+	if (!buf) {
 		perror(path);
 		return 1;
 	}
-	size_t cap = 1 << 16, n = 0;
-	uint8_t *buf = malloc(cap);
-	for (;;) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		buf = realloc(buf, cap *= 2);
-	}
-	fclose(f);
 	uint8_t *exact = malloc(n ? n : 1);
 	memcpy(exact, buf, n);
 	free(buf);

@@ -6,12 +6,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	megaco_message *m = fuzz_decode(MEGACO_ENC_PER, data, size);
-	if (m) {
-		fuzz_binary_round_trip(m, MEGACO_ENC_PER);
-		fuzz_binary_round_trip(m, MEGACO_ENC_BER);
-		fuzz_cross(m);
-		fuzz_free_message(m);
-	}
-	return 0;
+	static const megaco_encoding trips[] = { MEGACO_ENC_PER, MEGACO_ENC_BER };
+	return fuzz_target(MEGACO_ENC_PER, data, size, trips, sizeof trips / sizeof trips[0]);
 }
