@@ -43,6 +43,19 @@ static void count_free(void *ud, void *p)
 	free(p);
 }
 
+static counter cnt;
+static const megaco_allocator counting = { count_alloc, count_free, &cnt };
+
+/* Default options but for the counting allocator, its counts reset. */
+static megaco_options counted_options(void)
+{
+	cnt = (counter){ 0, 0, 0, -1 };
+	megaco_options o;
+	megaco_options_init(&o);
+	o.allocator = &counting;
+	return o;
+}
+
 static const char *first_path(megaco_encoding enc, const char *name)
 {
 	for (size_t i = 0; i < C->count; i++)
@@ -422,11 +435,7 @@ static void test_detect_samples(void **state)
 static void test_custom_allocator(void **state)
 {
 	(void)state;
-	counter cnt = { 0, 0, 0, -1 };
-	megaco_allocator al = { count_alloc, count_free, &cnt };
-	megaco_options o;
-	megaco_options_init(&o);
-	o.allocator = &al;
+	megaco_options o = counted_options();
 
 	for (megaco_encoding enc = MEGACO_ENC_BER; enc <= MEGACO_ENC_APER; enc++) {
 		size_t len;
@@ -500,11 +509,7 @@ static void test_failing_allocator_everywhere(void **state)
 	(void)state;
 	int failures = 0;
 	long refusals = 0;
-	counter cnt = {0, 0, 0, -1};
-	megaco_allocator al = {count_alloc, count_free, &cnt};
-	megaco_options o;
-	megaco_options_init(&o);
-	o.allocator = &al;
+	megaco_options o = counted_options();
 	corpus_walk w = { .c = C, .first = MEGACO_ENC_PRETTY, .last = MEGACO_ENC_APER, .valid_only = 1 };
 	while (failures < 10 && corpus_next(&w)) {
 		const char *path = w.path;
@@ -578,11 +583,7 @@ static void test_failing_allocator_everywhere(void **state)
 static void test_encode_alloc_large(void **state)
 {
 	(void)state;
-	counter cnt = { 0, 0, 0, -1 };
-	megaco_allocator al = { count_alloc, count_free, &cnt };
-	megaco_options o;
-	megaco_options_init(&o);
-	o.allocator = &al;
+	megaco_options o = counted_options();
 	megaco_message *msg = build_pending(NULL, 2, 2000);
 	void *out = NULL;
 	size_t out_len = 0;
