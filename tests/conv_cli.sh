@@ -126,7 +126,8 @@ expect 2 "unknown option '--bogus'" "unknown option" -- --bogus
 expect 2 "needs a value" "missing value" -- --to
 expect 2 "unknown output encoding 'xml'" "bad --to" -- --to xml
 expect 2 "unknown encoding 'bert'" "bad --from" -- --from bert
-expect 2 "unknown engine" "--engine foo" -- --engine foo "$corpus/ber/msg01a"
+expect 2 "engine is fast or asn1c, not 'foo'" "--engine foo" -- --engine foo "$corpus/ber/msg01a"
+expect 2 "scanner is reentrant or non-reentrant, not 'x'" "--scanner x" -- --scanner x "$corpus/pretty/msg01a"
 expect 2 "--max-size wants" "--max-size abc" -- --max-size abc "$corpus/ber/msg01a"
 expect 2 "--max-size wants" "--max-size -5" -- --max-size -5 "$corpus/ber/msg01a"
 expect 2 "bad layout" "--layout 8/8/" -- --layout 8/8/ "$corpus/pretty/msg01a"

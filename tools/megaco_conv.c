@@ -51,6 +51,12 @@ static void usage(FILE *to)
 	        "encoded (the others are still converted); 2 usage or I/O error.\n");
 }
 
+/* The spellings of --engine and --scanner, indexed by the option's value. */
+static const char *const engine_names[] = { [MEGACO_ENGINE_FAST] = "fast",
+	                                    [MEGACO_ENGINE_ASN1C] = "asn1c", NULL };
+static const char *const scanner_names[] = { [MEGACO_SCANNER_REENTRANT] = "reentrant",
+	                                     [MEGACO_SCANNER_NON_REENTRANT] = "non-reentrant", NULL };
+
 /* Everything a conversion needs, set up once from the options. */
 typedef struct conv {
 	megaco_encoding from, to;
@@ -260,7 +266,7 @@ int main(int argc, char **argv)
 	int force = 0;
 	megaco_tid_layout *layout = NULL;
 	megaco_registry *registry = NULL;
-	int status = EXIT_USAGE, opt;
+	int status = EXIT_USAGE, opt, choice;
 	unsigned long long num;
 
 	opterr = 0;
@@ -298,24 +304,14 @@ int main(int argc, char **argv)
 			force = 1;
 			break;
 		case OPT_ENGINE:
-			if (!strcmp(optarg, "fast"))
-				c.opts.engine = MEGACO_ENGINE_FAST;
-			else if (!strcmp(optarg, "asn1c"))
-				c.opts.engine = MEGACO_ENGINE_ASN1C;
-			else {
-				fprintf(stderr, PROG ": unknown engine '%s' (fast or asn1c)\n", optarg);
+			if ((choice = cli_parse_choice(PROG, "--engine", optarg, engine_names)) < 0)
 				goto cleanup;
-			}
+			c.opts.engine = (megaco_engine)choice;
 			break;
 		case OPT_SCANNER:
-			if (!strcmp(optarg, "reentrant"))
-				c.opts.scanner = MEGACO_SCANNER_REENTRANT;
-			else if (!strcmp(optarg, "non-reentrant"))
-				c.opts.scanner = MEGACO_SCANNER_NON_REENTRANT;
-			else {
-				fprintf(stderr, PROG ": unknown scanner '%s' (reentrant or non-reentrant)\n", optarg);
+			if ((choice = cli_parse_choice(PROG, "--scanner", optarg, scanner_names)) < 0)
 				goto cleanup;
-			}
+			c.opts.scanner = (megaco_scanner)choice;
 			break;
 		case OPT_MAX_SIZE:
 			if (cli_parse_number(optarg, 1, SIZE_MAX, &num) < 0) {
