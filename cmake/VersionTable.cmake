@@ -14,9 +14,9 @@ set(_vt ${MEGACO_VERSION_TABLE_DIR})
 set(_asn ${CMAKE_CURRENT_SOURCE_DIR}/asn1/MEDIA-GATEWAY-CONTROL)
 add_custom_command(OUTPUT ${_vt}/version_table_gen
   COMMAND ${CMAKE_COMMAND} -E make_directory ${_vt}
-  COMMAND ${MEGACO_HOST_C_COMPILER} -O1 -o ${_vt}/version_table_gen
-          ${CMAKE_CURRENT_SOURCE_DIR}/tools/gen/version_table_gen.c
-  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tools/gen/version_table_gen.c
+  COMMAND ${MEGACO_HOST_C_COMPILER} -O1 -I${CMAKE_CURRENT_SOURCE_DIR}/tools -o ${_vt}/version_table_gen
+          ${CMAKE_CURRENT_SOURCE_DIR}/tools/gen/version_table_gen.c ${CMAKE_CURRENT_SOURCE_DIR}/tools/read_file.c
+  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tools/gen/version_table_gen.c ${CMAKE_CURRENT_SOURCE_DIR}/tools/read_file.c
   COMMENT "Building the version table generator (build machine)" VERBATIM)
 add_custom_command(OUTPUT ${_vt}/version_table.h
   COMMAND ${_vt}/version_table_gen ${_asn}-v1.asn ${_asn}-v2.asn ${_asn}-v3.asn

@@ -313,14 +313,7 @@ w_octets(writer *w, unsigned char *p, const char *at, const schema_member *m, un
 			return stop(w, W_CONSTRAINT, m, "character outside the alphabet");
 	}
 	if (LIKELY(id && n <= 127 && room(w, p, n + 2))) {
-		p -= n;
-		if (n - 4 <= 4) { /* 4..8 octets: two overlapping moves, no call */
-			memcpy(p, st->buf, 4);
-			memcpy(p + n - 4, st->buf + n - 4, 4);
-		} else if (n) {
-			memcpy(p, st->buf, n);
-		}
-		p -= 2;
+		p = put_bytes(w, p, st->buf, n) - 2;
 		p[0] = id;
 		p[1] = (unsigned char)n;
 		return p;

@@ -126,12 +126,8 @@ static void emit_value(const dval *d, const char *ind)
 			fprintf(stderr, "der_emit: %s: unsigned INTEGER with a negative bound\n", t->name);
 			failed = 1;
 		}
-		fprintf(out, "%sif (!(p = w_int%s(w, p, m, %s, 0x%02x, %d, %d, ", ind, sfx, d->ref, id, ck,
-		        (t->flags & SF_UNSIGNED) != 0);
-		fputs(lit(lo), out);
-		fputs(", ", out);
-		fputs(lit(hi), out);
-		fprintf(out, ")))\n%s\treturn NULL;\n", ind);
+		fprintf(out, "%sif (!(p = w_int%s(w, p, m, %s, 0x%02x, %d, %d, %s, %s)))\n%s\treturn NULL;\n",
+		        ind, sfx, d->ref, id, ck, (t->flags & SF_UNSIGNED) != 0, lit(lo), lit(hi), ind);
 		return;
 	case SK_ENUM:
 		fprintf(out, "%sif (!(p = w_int%s(w, p, m, %s, 0x%02x, CK_NONE, 0, 0, 0)))\n%s\treturn NULL;\n",
@@ -149,12 +145,8 @@ static void emit_value(const dval *d, const char *ind)
 	case SK_BITS:
 		bounds(&pc->size, &lo, &hi);
 		ck = lo != LLONG_MIN || hi != LLONG_MAX ? CK_RANGE : CK_NONE;
-		fprintf(out, "%sif (!(p = w_bits(w, p, m, %s, 0x%02x, %d, %d, ", ind, d->ref, id, ck,
-		        (d->flags & SM_NAMED_BITS) != 0);
-		fputs(lit(lo), out);
-		fputs(", ", out);
-		fputs(lit(hi), out);
-		fprintf(out, ")))\n%s\treturn NULL;\n", ind);
+		fprintf(out, "%sif (!(p = w_bits(w, p, m, %s, 0x%02x, %d, %d, %s, %s)))\n%s\treturn NULL;\n",
+		        ind, d->ref, id, ck, (d->flags & SM_NAMED_BITS) != 0, lit(lo), lit(hi), ind);
 		return;
 	default: /* SK_OCTETS, SK_IA5 */
 		bounds(&pc->size, &lo, &hi);
@@ -169,12 +161,9 @@ static void emit_value(const dval *d, const char *ind)
 				ck = CK_RANGE;
 			}
 		}
-		fprintf(out, "%sif (!(p = w_octets%s(w, p, m, %s, 0x%02x, %d, %d, ", ind, sfx, d->ref, id, ck,
-		        t->kind == SK_IA5);
-		fputs(lit(lo), out);
-		fputs(", ", out);
-		fputs(lit(hi), out);
-		fprintf(out, ", %lld, %lld)))\n%s\treturn NULL;\n", clo, chi, ind);
+		fprintf(out, "%sif (!(p = w_octets%s(w, p, m, %s, 0x%02x, %d, %d, %s, %s, %lld, %lld)))\n"
+		             "%s\treturn NULL;\n",
+		        ind, sfx, d->ref, id, ck, t->kind == SK_IA5, lit(lo), lit(hi), clo, chi, ind);
 		return;
 	}
 }

@@ -38,11 +38,8 @@ static int runtime_type(const asn_TYPE_descriptor_t *td)
 
 static void put_range(FILE *f, const schema_range *r)
 {
-	fprintf(f, "{ %u, %d, %d, ", r->flags, r->range_bits, r->effective_bits);
-	fputs(lit(r->lower), f);
-	fputs(", ", f);
-	fputs(lit(r->upper), f);
-	fputs(" }", f);
+	fprintf(f, "{ %u, %d, %d, %s, %s }", r->flags, r->range_bits, r->effective_bits,
+	        lit(r->lower), lit(r->upper));
 }
 
 static void put_str(FILE *f, const char *s)
@@ -120,9 +117,7 @@ int emit_schema_c(const gen_schema *s, FILE *f)
 
 	fputs("const schema_enum schema_enums[] = {\n", f);
 	for (int i = 0; i < s->nenums; i++) {
-		fputs("\t{ ", f);
-		fputs(lit(s->enums[i].value), f);
-		fputs(", ", f);
+		fprintf(f, "\t{ %s, ", lit(s->enums[i].value));
 		put_str(f, s->enums[i].name);
 		fprintf(f, ", %u },\n", s->enums[i].version);
 	}

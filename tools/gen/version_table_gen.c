@@ -31,6 +31,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "read_file.h"
+
 enum { MAX_TOKENS = 40000, MAX_ITEMS = 4000, NAME = 128 };
 
 typedef struct {
@@ -53,24 +55,6 @@ static void die(const module *m, const char *what)
 	fprintf(stderr, "version_table_gen: %s: %s (token %d)\n", m ? m->path : "", what,
 	        m ? m->pos : 0);
 	exit(1);
-}
-
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *b = malloc((size_t)n + 1);
-	if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		return NULL;
-	}
-	b[n] = 0;
-	fclose(f);
-	return b;
 }
 
 /* Splits the module into tokens; comments (-- to the next -- or the line's end) go. */
@@ -279,7 +263,8 @@ static void parse_module(module *m)
 static void load(module *m, const char *path)
 {
 	m->path = path;
-	char *text = read_all(path);
+	size_t len;
+	char *text = (char *)read_file(path, &len);
 	if (!text)
 		die(m, "cannot read");
 	tokenize(m, text);
