@@ -26,13 +26,16 @@ add_custom_command(OUTPUT ${TEXT_GEN_DIR}/megaco_parse.c ${TEXT_GEN_DIR}/megaco_
   COMMAND ${BISON_EXECUTABLE} -Wall -Werror ${_skeleton} --defines=${TEXT_GEN_DIR}/megaco_parse.h
           -o ${TEXT_GEN_DIR}/megaco_parse.c ${_g}/megaco.y
   DEPENDS ${_g}/megaco.y ${_g}/lean-lalr.m4 COMMENT "bison grammar/megaco.y")
-add_custom_command(OUTPUT ${TEXT_GEN_DIR}/text_scan_re.c
+# Both scanners in one step, since grammar/ShareTables.cmake then leaves
+# one copy of their identical tables (in the reentrant one).
+add_custom_command(OUTPUT ${TEXT_GEN_DIR}/text_scan_re.c ${TEXT_GEN_DIR}/text_scan_nr.c
   COMMAND ${FLEX_EXECUTABLE} -Cf --reentrant --bison-bridge -P text_re_
           -o ${TEXT_GEN_DIR}/text_scan_re.c ${_g}/megaco.l
-  DEPENDS ${_g}/megaco.l COMMENT "flex grammar/megaco.l (reentrant)")
-add_custom_command(OUTPUT ${TEXT_GEN_DIR}/text_scan_nr.c
   COMMAND ${FLEX_EXECUTABLE} -Cf -P text_nr_ -o ${TEXT_GEN_DIR}/text_scan_nr.c ${_g}/megaco.l
-  DEPENDS ${_g}/megaco.l COMMENT "flex grammar/megaco.l (global state)")
+  COMMAND ${CMAKE_COMMAND} -DRE=${TEXT_GEN_DIR}/text_scan_re.c -DNR=${TEXT_GEN_DIR}/text_scan_nr.c
+          -P ${_g}/ShareTables.cmake
+  DEPENDS ${_g}/megaco.l ${_g}/ShareTables.cmake
+  COMMENT "flex grammar/megaco.l (reentrant and global state, one copy of the tables)")
 # A target of its own, so the header exists before any library source that includes it.
 add_custom_target(megaco_text_grammar DEPENDS ${TEXT_GEN_DIR}/megaco_parse.h
   ${TEXT_GEN_DIR}/megaco_parse.c ${TEXT_GEN_DIR}/text_scan_re.c ${TEXT_GEN_DIR}/text_scan_nr.c)

@@ -1,0 +1,42 @@
+# One copy of flex's tables for the two scanners (cmake -P, run by
+# TextGrammar.cmake after flex). Both come from grammar/megaco.l with the
+# same table options, so their DFA tables (yy_nxt alone is 35 KB) are the
+# same. The reentrant scanner (RE) keeps each table under a library-wide
+# name, text_scan_<table>, and the global-state one (NR) gets an extern
+# declaration instead of its copy. A table whose text differs between the
+# two, or that only one has, stays where it is.
+#   cmake -DRE=text_scan_re.c -DNR=text_scan_nr.c -P ShareTables.cmake
+file(READ ${RE} re)
+file(READ ${NR} nr)
+# flex writes a table as "static const TYPE yy_NAME[...] =", then the
+# initialiser up to the first ';' (numbers only).
+string(REGEX MATCHALL "static const [A-Za-z_0-9]+ yy_[A-Za-z_0-9]+(\\[[^]\n]*\\])+ =" heads "${re}")
+set(shared 0)
+foreach(head IN LISTS heads)
+  string(REGEX REPLACE "static const ([A-Za-z_0-9]+) (yy_[A-Za-z_0-9]+)(.*) =" "\\1" type "${head}")
+  string(REGEX REPLACE "static const ([A-Za-z_0-9]+) (yy_[A-Za-z_0-9]+)(.*) =" "\\2" name "${head}")
+  string(REGEX REPLACE "static const ([A-Za-z_0-9]+) (yy_[A-Za-z_0-9]+)(.*) =" "\\3" dims "${head}")
+  foreach(v re nr)
+    string(FIND "${${v}}" "${head}" at)
+    if(at LESS 0)
+      break()
+    endif()
+    string(SUBSTRING "${${v}}" ${at} -1 rest)
+    string(FIND "${rest}" ";" end)
+    math(EXPR end "${end} + 1")
+    string(SUBSTRING "${rest}" 0 ${end} ${v}_def)
+  endforeach()
+  if(at LESS 0 OR NOT re_def STREQUAL nr_def)
+    continue()
+  endif()
+  string(REPLACE "yy_" "text_scan_" global "${name}")
+  set(decl "#define ${name} ${global}\nextern const ${type} ${name}${dims};\n")
+  string(REPLACE "${head}" "${decl}const ${type} ${name}${dims} =" re "${re}")
+  string(REPLACE "${nr_def}" "${decl}" nr "${nr}")
+  math(EXPR shared "${shared} + 1")
+endforeach()
+if(shared EQUAL 0)
+  message(FATAL_ERROR "ShareTables.cmake: no table common to ${RE} and ${NR}")
+endif()
+file(WRITE ${RE} "${re}")
+file(WRITE ${NR} "${nr}")
