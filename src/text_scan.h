@@ -99,18 +99,16 @@ static inline void text_tok_set(text_tok *t, uint32_t off, uint32_t len, int kw,
 
 /*
  * The scanner makes tokens in batches of up to this many (a corpus message
- * is ~30): one call into flex per batch, not per token. Small batches cost
- * more calls (+206 instructions a compact message at 4 rather than 32) yet
- * decoded faster when this was chosen. Measured by thread-CPU time, the best
- * of runs alternating builds: at 4, compact decode -5 %, pretty -4 %, the
- * scanner alone unchanged; 2, 6 and 8 gained less; 1 slows the scanner alone
- * by 10 %. The reason given then, a parse loop waiting on its chain of table
- * loads, did not hold up (grammar/README.md: the wait was mostly a store-
- * forwarding stall, since removed); after that, megaco-ab found 8 no better
- * and 16 about 2 % slower, so 4 stays.
+ * is ~30): one call into flex per batch, not per token. A call costs ~40
+ * instructions (flex's entry, register saves, state reloads): at 8 rather
+ * than 4, pretty decode 10 033 -> 9 830 and compact 9 271 -> 9 064
+ * instructions a message (callgrind), by time the same within noise
+ * (megaco-ab, 21 rounds, both orders: 0.97-1.03). Bigger batches timed
+ * slower in earlier megaco-ab runs (16 by ~2 %, 32 more), though they take
+ * fewer instructions still.
  */
 #ifndef TEXT_SCAN_BATCH /* CI also builds the text tests with 1: every token a batch edge */
-#define TEXT_SCAN_BATCH 4
+#define TEXT_SCAN_BATCH 8
 #endif
 #define TEXT_SCAN_ERROR_TOKEN 1 /* bison's YYerror (megaco.y checks) */
 
