@@ -948,8 +948,8 @@ error_descriptor
 /* ---- media ------------------------------------------------------------- */
 
 media_descriptor
-	: KW_MEDIA LBRKT media_parms RBRKT { $$ = $3; CK(tb_media_done(px, $$)); }
-	| MEDIA_LB media_parms RBRKT { $$ = $2; CK(tb_media_done(px, $$)); }
+	: KW_MEDIA LBRKT media_parms RBRKT { $$ = $3; }
+	| MEDIA_LB media_parms RBRKT { $$ = $2; }
 	;
 
 media_parms
@@ -1506,8 +1506,8 @@ audit_item
 	| KW_SIGNALS                { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, $1.off); }
 	| KW_EVENT_BUFFER           { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, $1.off); }
 	| KW_EVENTS                 { ITEM($$, TI_AUDIT_TOKEN, NULL, $1.kw, $1.off); }
-	| KW_MEDIA LBRKT ia_media_parms RBRKT { ITEM($$, TI_IA_MEDIA, $3, 0, $1.off); CK(tb_ia_media_done(px, $3)); }
-	| MEDIA_LB ia_media_parms RBRKT { ITEM($$, TI_IA_MEDIA, $2, 0, $1.off); CK(tb_ia_media_done(px, $2)); }
+	| KW_MEDIA LBRKT ia_media_parms RBRKT { ITEM($$, TI_IA_MEDIA, $3, 0, $1.off); }
+	| MEDIA_LB ia_media_parms RBRKT { ITEM($$, TI_IA_MEDIA, $2, 0, $1.off); }
 	| KW_EVENTS LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, NULL, &$3); NN($$->p); }
 	| KW_EVENTS EQUAL SAFE LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, &$3, &$5); NN($$->p); }
 	| KW_EVENTS EQ_SAFE LBRKT SAFE RBRKT { ITEM($$, TI_IA_EVENTS, NULL, 0, $1.off); $$->p = tb_ia_events(px, &$2, &$4); NN($$->p); }

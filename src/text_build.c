@@ -1295,6 +1295,15 @@ void *tb_action_reply(text_parse *px)
 	return NEW(px, ActionReply_t);
 }
 
+int tb_action_reply_error(text_parse *px, void *p, void *err, size_t off)
+{
+	ActionReply_t *ar = p;
+	if (ar->errorDescriptor)
+		return tb_twice(px, off, "Error", "a context reply");
+	ar->errorDescriptor = err;
+	return 0;
+}
+
 int tb_action_reply_add(text_parse *px, void *p, const text_item *it)
 {
 	ActionReply_t *ar = p;
@@ -1302,10 +1311,7 @@ int tb_action_reply_add(text_parse *px, void *p, const text_item *it)
 	case TI_COMMAND:
 		return add(px, &ar->commandReply.list, it->p);
 	case TI_ERROR:
-		if (ar->errorDescriptor)
-			return tb_twice(px, it->off, "Error", "a context reply");
-		ar->errorDescriptor = it->p;
-		return 0;
+		return tb_action_reply_error(px, ar, it->p, it->off);
 	default:
 		return ctx_prop(px, &ar->contextReply, it);
 	}
@@ -1314,15 +1320,6 @@ int tb_action_reply_add(text_parse *px, void *p, const text_item *it)
 int tb_action_reply_cmd(text_parse *px, void *p, void *cmd)
 {
 	return add(px, &((ActionReply_t *)p)->commandReply.list, cmd);
-}
-
-int tb_action_reply_error(text_parse *px, void *p, void *err, size_t off)
-{
-	ActionReply_t *ar = p;
-	if (ar->errorDescriptor)
-		return tb_twice(px, off, "Error", "a context reply");
-	ar->errorDescriptor = err;
-	return 0;
 }
 
 int tb_action_reply_id(text_parse *px, void *p, const text_tok *id)
@@ -1546,14 +1543,20 @@ int tb_topology_done(text_parse *px, tb_list *l, size_t off)
 static AuditDescriptor_t empty_audit;
 
 /* Whether an audit descriptor names DigitMap or Packages (as a token or a descriptor). */
-void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
+/* A command request with the O-/W- flags of its keyword, or NULL. */
+static CommandRequest_t *command_request(text_parse *px, const text_tok *kw)
 {
 	CommandRequest_t *cr = NEW(px, CommandRequest_t);
+	if (!cr || ((kw->flags & TOK_OPTIONAL) && !(cr->optional = new_int(px, 0))) ||
+	    ((kw->flags & TOK_WILDCARD) && !(cr->wildcardReturn = new_int(px, 0))))
+		return NULL;
+	return cr;
+}
+
+void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
+{
+	CommandRequest_t *cr = command_request(px, kw);
 	if (!cr)
-		return NULL;
-	if ((kw->flags & TOK_OPTIONAL) && !(cr->optional = new_int(px, 0)))
-		return NULL;
-	if ((kw->flags & TOK_WILDCARD) && !(cr->wildcardReturn = new_int(px, 0)))
 		return NULL;
 	Command_t *c = &cr->command;
 	switch (kw->kw) {
@@ -1604,12 +1607,8 @@ void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
 
 void *tb_notify_request(text_parse *px, const text_tok *kw, tb_list *tids, void *oed, void *err)
 {
-	CommandRequest_t *cr = NEW(px, CommandRequest_t);
+	CommandRequest_t *cr = command_request(px, kw);
 	if (!cr)
-		return NULL;
-	if ((kw->flags & TOK_OPTIONAL) && !(cr->optional = new_int(px, 0)))
-		return NULL;
-	if ((kw->flags & TOK_WILDCARD) && !(cr->wildcardReturn = new_int(px, 0)))
 		return NULL;
 	cr->command.present = Command_PR_notifyReq;
 	NotifyRequest_t *n = &cr->command.choice.notifyReq;
@@ -1930,43 +1929,46 @@ void *tb_stream_parms(text_parse *px, void *p, const text_item *it)
 	return stream_parm(px, sp, it) ? NULL : sp;
 }
 
-void *tb_media(text_parse *px, void *p, const text_item *it)
-{
-	MediaDescriptor_t *md = p;
-	if (!md && !(md = NEW(px, MediaDescriptor_t)))
-		return NULL;
-	if (it->kind == TI_TERMSTATE) {
-		if (md->termStateDescr)
-			return tb_twice(px, it->off, "TerminationState", "Media"), NULL;
-		md->termStateDescr = it->p;
-		return md;
+/*
+ * Media and an audit's Media have the same shape: a TerminationState, and
+ * stream parameters either bare (one stream) or in Stream descriptors, never
+ * both. One body serves the two model types (PR: their streams' CHOICE
+ * prefix; parm: the bare parameters' builder).
+ */
+#define MEDIA_BUILDER(fn, MD, PR, SD, SP, parm)                                                \
+	void *fn(text_parse *px, void *p, const text_item *it)                                     \
+	{                                                                                          \
+		MD *md = p;                                                                            \
+		if (!md && !(md = NEW(px, MD)))                                                        \
+			return NULL;                                                                       \
+		if (it->kind == TI_TERMSTATE) {                                                        \
+			if (md->termStateDescr)                                                            \
+				return tb_twice(px, it->off, "TerminationState", "Media"), NULL;               \
+			md->termStateDescr = it->p;                                                        \
+			return md;                                                                         \
+		}                                                                                      \
+		int multi = it->kind == TI_STREAM;                                                     \
+		if (!md->streams) {                                                                    \
+			if (!(md->streams = tb_new(px, sizeof *md->streams)))                             \
+				return NULL;                                                                   \
+			md->streams->present = multi ? PR##multiStream : PR##oneStream;                    \
+		} else if ((md->streams->present == PR##multiStream) != multi) {                       \
+			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off,                                     \
+			               "stream parameters outside a Stream mixed with Stream descriptors"), \
+			       NULL;                                                                       \
+		}                                                                                      \
+		if (!multi)                                                                            \
+			return parm(px, &md->streams->choice.oneStream, it) ? NULL : md;                   \
+		SD *sd = NEW(px, SD);                                                                  \
+		if (!sd)                                                                               \
+			return NULL;                                                                       \
+		sd->streamID = it->n;                                                                  \
+		sd->streamParms = *(SP *)it->p;                                                        \
+		return add(px, &md->streams->choice.multiStream.list, sd) ? NULL : md;                 \
 	}
-	int multi = it->kind == TI_STREAM;
-	if (!md->streams) {
-		if (!(md->streams = NEW(px, struct MediaDescriptor__streams)))
-			return NULL;
-		md->streams->present = multi ? MediaDescriptor__streams_PR_multiStream
-		                             : MediaDescriptor__streams_PR_oneStream;
-	} else if ((md->streams->present == MediaDescriptor__streams_PR_multiStream) != multi) {
-		return tb_fail(px, MEGACO_ERR_SYNTAX, it->off,
-		               "stream parameters outside a Stream mixed with Stream descriptors"), NULL;
-	}
-	if (!multi)
-		return stream_parm(px, &md->streams->choice.oneStream, it) ? NULL : md;
-	StreamDescriptor_t *sd = NEW(px, StreamDescriptor_t);
-	if (!sd)
-		return NULL;
-	sd->streamID = it->n;
-	sd->streamParms = *(StreamParms_t *)it->p;
-	return add(px, &md->streams->choice.multiStream.list, sd) ? NULL : md;
-}
 
-int tb_media_done(text_parse *px, void *md)
-{
-	(void)px;
-	(void)md;
-	return 0;
-}
+MEDIA_BUILDER(tb_media, MediaDescriptor_t, MediaDescriptor__streams_PR_, StreamDescriptor_t,
+              StreamParms_t, stream_parm)
 
 static int sdp_name_ok(const char *s, size_t n)
 {
@@ -2173,37 +2175,24 @@ int tb_prop_name(text_parse *px, void *p, const text_tok *name)
 }
 
 /* EventParameter and SigParameter: a PropertyParm under another name. */
-static EventParameter_t *event_parm(text_parse *px, PropertyParm_t *pp)
-{
-	EventParameter_t *ep = NEW(px, EventParameter_t);
-	if (!ep)
-		return NULL;
-	ep->eventParameterName = pp->name;
-	memcpy(&ep->value.list, &pp->value.list, sizeof ep->value.list);
-	if (pp->extraInfo) {
-		if (!(ep->extraInfo = NEW(px, struct EventParameter__extraInfo)))
-			return NULL;
-		ep->extraInfo->present = (EventParameter__extraInfo_PR)pp->extraInfo->present;
-		memcpy(&ep->extraInfo->choice, &pp->extraInfo->choice, sizeof ep->extraInfo->choice);
+#define PARM_FROM_PROP(fn, T, NAME, EXTRA_PR)                                                  \
+	static T *fn(text_parse *px, PropertyParm_t *pp)                                           \
+	{                                                                                          \
+		T *x = NEW(px, T);                                                                     \
+		if (!x)                                                                                \
+			return NULL;                                                                       \
+		x->NAME = pp->name;                                                                    \
+		memcpy(&x->value.list, &pp->value.list, sizeof x->value.list);                         \
+		if (pp->extraInfo) {                                                                   \
+			if (!(x->extraInfo = tb_new(px, sizeof *x->extraInfo)))                            \
+				return NULL;                                                                   \
+			x->extraInfo->present = (EXTRA_PR)pp->extraInfo->present;                          \
+			memcpy(&x->extraInfo->choice, &pp->extraInfo->choice, sizeof x->extraInfo->choice); \
+		}                                                                                      \
+		return x;                                                                              \
 	}
-	return ep;
-}
-
-static SigParameter_t *sig_parm(text_parse *px, PropertyParm_t *pp)
-{
-	SigParameter_t *sp = NEW(px, SigParameter_t);
-	if (!sp)
-		return NULL;
-	sp->sigParameterName = pp->name;
-	memcpy(&sp->value.list, &pp->value.list, sizeof sp->value.list);
-	if (pp->extraInfo) {
-		if (!(sp->extraInfo = NEW(px, struct SigParameter__extraInfo)))
-			return NULL;
-		sp->extraInfo->present = (SigParameter__extraInfo_PR)pp->extraInfo->present;
-		memcpy(&sp->extraInfo->choice, &pp->extraInfo->choice, sizeof sp->extraInfo->choice);
-	}
-	return sp;
-}
+PARM_FROM_PROP(event_parm, EventParameter_t, eventParameterName, EventParameter__extraInfo_PR)
+PARM_FROM_PROP(sig_parm, SigParameter_t, sigParameterName, SigParameter__extraInfo_PR)
 
 /* ---- modem, mux ----------------------------------------------------------------- */
 
@@ -2867,43 +2856,8 @@ void *tb_ia_stream_parms(text_parse *px, void *p, const text_item *it)
 	return ia_stream_parm(px, sp, it) ? NULL : sp;
 }
 
-void *tb_ia_media(text_parse *px, void *p, const text_item *it)
-{
-	IndAudMediaDescriptor_t *md = p;
-	if (!md && !(md = NEW(px, IndAudMediaDescriptor_t)))
-		return NULL;
-	if (it->kind == TI_TERMSTATE) {
-		if (md->termStateDescr)
-			return tb_twice(px, it->off, "TerminationState", "Media"), NULL;
-		md->termStateDescr = it->p;
-		return md;
-	}
-	int multi = it->kind == TI_STREAM;
-	if (!md->streams) {
-		if (!(md->streams = NEW(px, struct IndAudMediaDescriptor__streams)))
-			return NULL;
-		md->streams->present = multi ? IndAudMediaDescriptor__streams_PR_multiStream
-		                             : IndAudMediaDescriptor__streams_PR_oneStream;
-	} else if ((md->streams->present == IndAudMediaDescriptor__streams_PR_multiStream) != multi) {
-		return tb_fail(px, MEGACO_ERR_SYNTAX, it->off,
-		               "stream parameters outside a Stream mixed with Stream descriptors"), NULL;
-	}
-	if (!multi)
-		return ia_stream_parm(px, &md->streams->choice.oneStream, it) ? NULL : md;
-	IndAudStreamDescriptor_t *sd = NEW(px, IndAudStreamDescriptor_t);
-	if (!sd)
-		return NULL;
-	sd->streamID = it->n;
-	sd->streamParms = *(IndAudStreamParms_t *)it->p;
-	return add(px, &md->streams->choice.multiStream.list, sd) ? NULL : md;
-}
-
-int tb_ia_media_done(text_parse *px, void *md)
-{
-	(void)px;
-	(void)md;
-	return 0;
-}
+MEDIA_BUILDER(tb_ia_media, IndAudMediaDescriptor_t, IndAudMediaDescriptor__streams_PR_,
+              IndAudStreamDescriptor_t, IndAudStreamParms_t, ia_stream_parm)
 
 /*
  * "p/n, p/n=v" in an audit is one IndAudPropertyParm: the name being audited

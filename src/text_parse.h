@@ -211,7 +211,6 @@ int tb_arp_done(text_parse *px, tb_list *l);
 void *tb_error(text_parse *px, const text_tok *code, const text_tok *text);
 
 void *tb_media(text_parse *px, void *md, const text_item *it);
-int tb_media_done(text_parse *px, void *md);
 void *tb_stream_parms(text_parse *px, void *sp, const text_item *it);
 void *tb_sdp(text_parse *px, const text_tok *body);
 void *tb_local_control(text_parse *px, void *lcd, const text_item *it);
@@ -245,7 +244,6 @@ tb_list *tb_packages(text_parse *px, tb_list *l, const text_tok *t);
 
 void *tb_audit(text_parse *px, void *ad, const text_item *it);
 void *tb_ia_media(text_parse *px, void *md, const text_item *it);
-int tb_ia_media_done(text_parse *px, void *md);
 void *tb_ia_stream_parms(text_parse *px, void *sp, const text_item *it);
 void *tb_ia_local_control(text_parse *px, void *lcd, const text_item *it);
 void *tb_ia_term_state(text_parse *px, const text_item *it);
