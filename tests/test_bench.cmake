@@ -60,12 +60,18 @@ function(check_json json what threads)
   endif()
 endfunction()
 
+# Runs megaco-bench over the corpus with the options in ARGN, its output in
+# `out`; a non-zero exit fails the test, which names the run as what.
+macro(run_bench what)
+  execute_process(COMMAND ${BENCH} --corpus ${CORPUS} ${ARGN}
+    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "megaco-bench ${what} exited with ${rc}:\n${err}\n${out}")
+  endif()
+endmacro()
+
 # --require-all: every codec is built now, so an unavailable row is an error.
-execute_process(COMMAND ${BENCH} --corpus ${CORPUS} --min-time 0.001 --format json --require-all
-  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "megaco-bench exited with ${rc}:\n${err}\n${out}")
-endif()
+run_bench("--require-all" --min-time 0.001 --format json --require-all)
 check_json("${out}" "full corpus" OFF)
 # Stock asn1c beside our engine (MEGACO_ENGINE_ASN1C): ber [asn1c], uper [asn1c].
 string(JSON nrows LENGTH "${out}" rows)
@@ -84,21 +90,16 @@ foreach(c ber uper)
   endif()
 endforeach()
 
-execute_process(COMMAND ${BENCH} --corpus ${CORPUS} --min-time 0.0005 --format yaml
-  --messages "msg1*" --clock cpu --codecs ber,per,uper
-  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0 OR NOT out MATCHES "clock: \"thread-cpu\"")
-  message(FATAL_ERROR "megaco-bench --clock cpu --format yaml exited with ${rc}:\n${err}\n${out}")
+run_bench("--clock cpu --format yaml" --min-time 0.0005 --format yaml --messages "msg1*"
+  --clock cpu --codecs ber,per,uper)
+if(NOT out MATCHES "clock: \"thread-cpu\"")
+  message(FATAL_ERROR "megaco-bench --clock cpu --format yaml: no thread-cpu clock:\n${out}")
 endif()
 
 file(MAKE_DIRECTORY ${WORK})
 file(REMOVE ${WORK}/bench_quick.svg)
-execute_process(COMMAND ${BENCH} --corpus ${CORPUS} --min-time 0.0005 --format json
-  --messages "msg0*" --threads 2 --repeat 3 --svg ${WORK}/bench_quick.svg
-  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "megaco-bench --threads 2 --repeat 3 exited with ${rc}:\n${err}\n${out}")
-endif()
+run_bench("--threads 2 --repeat 3" --min-time 0.0005 --format json --messages "msg0*"
+  --threads 2 --repeat 3 --svg ${WORK}/bench_quick.svg)
 check_json("${out}" "threads 2, repeat 3" ON)
 if(NOT EXISTS ${WORK}/bench_quick.svg)
   message(FATAL_ERROR "--svg wrote no file")
@@ -135,12 +136,8 @@ endforeach()
 # (bench_run.c). Each codec has its Erlang rows and a ratio per Erlang row.
 find_program(ESCRIPT escript)
 if(ESCRIPT)
-  execute_process(COMMAND ${BENCH} --corpus ${CORPUS} --min-time 0.0002 --format json
-    --messages "msg0[0-2]*" --repeat 2 --compare-erlang
-    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "megaco-bench --compare-erlang exited with ${rc}:\n${err}\n${out}")
-  endif()
+  run_bench("--compare-erlang" --min-time 0.0002 --format json --messages "msg0[0-2]*"
+    --repeat 2 --compare-erlang)
   check_json("${out}" "compare-erlang" OFF)
   string(JSON erl GET "${out}" erlang)
   check_json("${erl}" "compare-erlang, Erlang's rows" OFF)
