@@ -47,28 +47,22 @@ static int encode_checked(const char *what, const megaco_message *m, megaco_enco
 static void test_corpus_validates_as_encoders_encode(void **state)
 {
 	(void)state;
-	size_t n = 0, refused = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		corpus_entry *ce = &C->entries[i];
-		for (megaco_encoding from = MEGACO_ENC_PRETTY; from <= MEGACO_ENC_PER; from++) {
-			if (!ce->path[from - 1] || !ce->valid)
-				continue;
-			megaco_message *m = decode_file(ce->path[from - 1], from, NULL, NULL);
-			int first = MEGACO_OK;
-			megaco_error err;
-			for (size_t k = 0; k < 4 && first == MEGACO_OK; k++)
-				first = encode_checked(ce->path[from - 1], m, all_enc[k], &err);
-			int rc = megaco_message_validate(m, 0, NULL, &err);
-			if (rc != first)
-				fail_msg("%s: validate %s (%s), encoders %s", ce->path[from - 1],
-				         megaco_strerror(rc), err.message, megaco_strerror(first));
-			refused += rc != MEGACO_OK;
-			megaco_message_free(m);
-			n++;
-		}
+	size_t refused = 0;
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_PRETTY, .last = MEGACO_ENC_PER, .decode = 1,
+		          .valid_only = 1 };
+	while (corpus_next(&w)) {
+		int first = MEGACO_OK;
+		megaco_error err;
+		for (size_t k = 0; k < 4 && first == MEGACO_OK; k++)
+			first = encode_checked(w.path, w.m, all_enc[k], &err);
+		int rc = megaco_message_validate(w.m, 0, NULL, &err);
+		if (rc != first)
+			fail_msg("%s: validate %s (%s), encoders %s", w.path, megaco_strerror(rc), err.message,
+			         megaco_strerror(first));
+		refused += rc != MEGACO_OK;
 	}
-	assert_true(n >= 4 * 149);
-	print_message("%zu corpus models, %zu refused by some encoder\n", n, refused);
+	assert_true(w.files >= 4 * 149);
+	print_message("%zu corpus models, %zu refused by some encoder\n", w.files, refused);
 }
 
 /* ---- every CHOICE through every present value --------------------------- */
