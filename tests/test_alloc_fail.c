@@ -200,23 +200,16 @@ static void test_corpus_messages(void **state)
 	static const char *const names[] = { "msg01a", "msg10", "msg22a", "msg30d" };
 	long dec_most = 0, enc_most = 0;
 	int done = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		const corpus_entry *e = &C->entries[i];
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_PRETTY, .last = MEGACO_ENC_APER,
+		          .set = "time_test" };
+	while (corpus_next(&w)) {
 		int want = 0;
 		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-			want |= strcmp(e->name, names[k]) == 0 && strcmp(e->set, "time_test") == 0;
+			want |= strcmp(w.e->name, names[k]) == 0;
 		if (!want)
 			continue;
-		for (megaco_encoding enc = MEGACO_ENC_PRETTY; enc <= MEGACO_ENC_APER; enc++) {
-			if (!e->path[enc - 1])
-				continue;
-			size_t len;
-			unsigned char *b = read_file(e->path[enc - 1], &len);
-			assert_non_null(b);
-			inject_all(e->path[enc - 1], enc, b, len, &dec_most, &enc_most);
-			free(b);
-			done++;
-		}
+		inject_all(w.path, w.enc, w.bytes, w.len, &dec_most, &enc_most);
+		done++;
 	}
 	assert_int_equal(done, 20);
 	printf("# corpus: up to %ld allocations per decode, %ld per encode, each failed in turn\n",

@@ -94,59 +94,53 @@ static void expect_asn1c_refuses(const char *path, const unsigned char *bytes, s
 static void test_corpus_both_engines(void **state)
 {
 	(void)state;
-	static const megaco_encoding encs[] = { MEGACO_ENC_BER, MEGACO_ENC_PER };
 	size_t done[2] = { 0, 0 }, v1_module = 0;
-	for (size_t i = 0; i < C->count; i++) {
-		corpus_entry *e = &C->entries[i];
-		for (int k = 0; k < 2; k++) {
-			const char *path = e->path[encs[k] - 1];
-			if (!path)
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_BER, .last = MEGACO_ENC_PER };
+	while (corpus_next(&w)) {
+		const char *path = w.path;
+		const unsigned char *bytes = w.bytes;
+		size_t len = w.len;
+		megaco_encoding enc = w.enc;
+		size_t k = enc == MEGACO_ENC_PER;
+		if (enc == MEGACO_ENC_PER) {
+			megaco_message *v = decode_file(path, MEGACO_ENC_PER, NULL, NULL);
+			int older = v1_events(v);
+			megaco_message_free(v);
+			if (older) {
+				expect_asn1c_refuses(path, bytes, len);
+				done[k]++;
+				v1_module++;
 				continue;
-			size_t len;
-			unsigned char *bytes = read_file(path, &len);
-			assert_non_null(bytes);
-			if (encs[k] == MEGACO_ENC_PER) {
-				megaco_message *v = decode_file(path, MEGACO_ENC_PER, NULL, NULL);
-				int older = v1_events(v);
-				megaco_message_free(v);
-				if (older) {
-					expect_asn1c_refuses(path, bytes, len);
-					free(bytes);
-					done[k]++;
-					v1_module++;
+			}
+		}
+		megaco_message *m[2];
+		char *dump[2];
+		for (int d = 0; d < 2; d++) {
+			megaco_options o = options(engines[d]);
+			megaco_error err;
+			int rc = megaco_decode(enc, bytes, len, &o, &m[d], &err);
+			if (rc != MEGACO_OK)
+				fail_msg("%s: %s engine: %s", path, engine_names[d], err.message);
+			dump[d] = model_dump(m[d]);
+			for (int n = 0; n < 2; n++) {
+				megaco_options eo = options(engines[n]);
+				char what[600];
+				snprintf(what, sizeof what, "%s decoded by %s, encoded by %s", path,
+				         engine_names[d], engine_names[n]);
+				if (engines[n] == MEGACO_ENGINE_ASN1C && LONG_MAX <= 0x7fffffffL &&
+				    !encodes_to(m[d], enc, &eo, bytes, len)) {
+					asn1c_32bit_misses++;
 					continue;
 				}
+				assert_encodes_to(what, m[d], enc, &eo, bytes, len);
 			}
-			megaco_message *m[2];
-			char *dump[2];
-			for (int d = 0; d < 2; d++) {
-				megaco_options o = options(engines[d]);
-				megaco_error err;
-				int rc = megaco_decode(encs[k], bytes, len, &o, &m[d], &err);
-				if (rc != MEGACO_OK)
-					fail_msg("%s: %s engine: %s", path, engine_names[d], err.message);
-				dump[d] = model_dump(m[d]);
-				for (int n = 0; n < 2; n++) {
-					megaco_options eo = options(engines[n]);
-					char what[600];
-					snprintf(what, sizeof what, "%s decoded by %s, encoded by %s", path,
-					         engine_names[d], engine_names[n]);
-					if (engines[n] == MEGACO_ENGINE_ASN1C && LONG_MAX <= 0x7fffffffL &&
-					    !encodes_to(m[d], encs[k], &eo, bytes, len)) {
-						asn1c_32bit_misses++;
-						continue;
-					}
-					assert_encodes_to(what, m[d], encs[k], &eo, bytes, len);
-				}
-			}
-			assert_string_equal(dump[0], dump[1]);
-			for (int d = 0; d < 2; d++) {
-				free(dump[d]);
-				megaco_message_free(m[d]);
-			}
-			free(bytes);
-			done[k]++;
 		}
+		assert_string_equal(dump[0], dump[1]);
+		for (int d = 0; d < 2; d++) {
+			free(dump[d]);
+			megaco_message_free(m[d]);
+		}
+		done[k]++;
 	}
 	if (asn1c_32bit_misses)
 		print_message("%zu asn1c encodings differ: asn1c 0.9.28 writes unsigned INTEGERs "
@@ -162,10 +156,7 @@ static void test_corpus_both_engines(void **state)
 static void test_asn1c_has_no_aper(void **state)
 {
 	(void)state;
-	const char *path = NULL;
-	for (size_t i = 0; i < C->count && !path; i++)
-		if (!strcmp(C->entries[i].name, "msg30a"))
-			path = C->entries[i].path[MEGACO_ENC_APER - 1];
+	const char *path = corpus_find(C, "msg30a")->path[MEGACO_ENC_APER - 1];
 	assert_non_null(path);
 	size_t len;
 	unsigned char *bytes = read_file(path, &len);
@@ -192,15 +183,11 @@ static void test_asn1c_has_no_aper(void **state)
 static void test_truncated_refused_by_both(void **state)
 {
 	(void)state;
-	size_t tried = 0;
-	for (size_t i = 0; i < C->count && tried < 8; i++) {
-		corpus_entry *e = &C->entries[i];
-		const char *path = e->path[MEGACO_ENC_BER - 1];
-		if (!path)
-			continue;
-		size_t len;
-		unsigned char *bytes = read_file(path, &len);
-		assert_non_null(bytes);
+	corpus_walk w = { .c = C, .first = MEGACO_ENC_BER };
+	while (w.files < 8 && corpus_next(&w)) {
+		const char *path = w.path;
+		const unsigned char *bytes = w.bytes;
+		size_t len = w.len;
 		for (size_t cut = 0; cut < len; cut += 1 + len / 16) {
 			for (int d = 0; d < 2; d++) {
 				megaco_options o = options(engines[d]);
@@ -211,10 +198,9 @@ static void test_truncated_refused_by_both(void **state)
 					         engine_names[d]);
 			}
 		}
-		free(bytes);
-		tried++;
 	}
-	assert_int_equal(tried, 8);
+	corpus_stop(&w);
+	assert_int_equal(w.files, 8);
 }
 
 int main(int argc, char **argv)
