@@ -62,11 +62,11 @@ static int vc_bit(const void *p, long long n)
 
 #include "megaco_version.inc"
 
-int version_check_model(const struct MegacoMessage *m, long version, int binary, megaco_error *err)
+int version_check_walk(const struct MegacoMessage *m, long version, int binary, megaco_error *err)
 {
-	if (version >= schema_types[SCHEMA_ROOT].newest && version <= 3)
-		return MEGACO_OK; /* the common case: nothing is newer */
 	int rc = check_version(version, 0, err);
+	if (rc != MEGACO_OK || version >= schema_types[SCHEMA_ROOT].newest)
+		return rc; /* nothing is newer: the walk's checks assume an older message */
 	vc_ctx c = { (int)version, binary, err };
-	return rc == MEGACO_OK ? vc_MegacoMessage(&c, m) : rc;
+	return vc_MegacoMessage(&c, m);
 }

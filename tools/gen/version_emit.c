@@ -43,6 +43,20 @@ static void mark(const gen_schema *s, int ti, unsigned char *called)
 			mark(s, s->members[t->first + k].m.type, called);
 }
 
+/*
+ * The start of a line that acts when c->version < v: "if (...) ", or nothing
+ * where that always holds (the walk runs only for versions older than the
+ * root's newest, version_check_walk). Returns whether it always holds.
+ */
+static int put_below(const gen_schema *s, int v, const char *ind, FILE *f)
+{
+	fprintf(f, "%s\t", ind);
+	if (v >= newest(s, s->root))
+		return 1;
+	fprintf(f, "if (c->version < %d) ", v);
+	return 0;
+}
+
 /* The body that checks member mi of type ti in the value p: returns its verdict. */
 static void put_member(const gen_schema *s, int ti, int mi, const char *ind, FILE *f)
 {
@@ -65,13 +79,18 @@ static void put_member(const gen_schema *s, int ti, int mi, const char *ind, FIL
 		else
 			fprintf(f, "%s\t\treturn 0;\n", ind);
 	}
-	if (m->version > 1)
-		fprintf(f, "%s\tif (c->version < %d)\n%s\t\treturn vc_element(c, %d, %d);\n", ind,
-		        m->version, ind, ti, mi);
-	if (enters(s, m))
-		fprintf(f, "%s\tif (c->version < %d)\n%s\t\treturn vc_%s(c, m);\n", ind,
-		        newest(s, m->type), ind, s->types[m->type].cname);
-	fprintf(f, "%s\treturn 0;\n%s}\n", ind, ind);
+	int done = 0; /* a return that always happens is written */
+	if (m->version > 1) {
+		done = put_below(s, m->version, ind, f);
+		fprintf(f, "return vc_element(c, %d, %d);\n", ti, mi);
+	}
+	if (enters(s, m) && !done) {
+		done = put_below(s, newest(s, m->type), ind, f);
+		fprintf(f, "return vc_%s(c, m);\n", s->types[m->type].cname);
+	}
+	if (!done)
+		fprintf(f, "%s\treturn 0;\n", ind);
+	fprintf(f, "%s}\n", ind);
 }
 
 int emit_version_checks(const gen_schema *s, FILE *f)
@@ -141,10 +160,12 @@ int emit_version_checks(const gen_schema *s, FILE *f)
 				if (e->version <= 1)
 					continue;
 				if (t->kind == SK_ENUM)
-					fprintf(f, "\tif (c->version < %d && *(const long *)p == %s)\n", e->version,
-					        lit(e->value));
+					fprintf(f, "\tif (*(const long *)p == %s", lit(e->value));
 				else
-					fprintf(f, "\tif (c->version < %d && vc_bit(p, %s))\n", e->version, lit(e->value));
+					fprintf(f, "\tif (vc_bit(p, %s)", lit(e->value));
+				if (e->version < newest(s, s->root))
+					fprintf(f, " && c->version < %d", e->version);
+				fputs(")\n", f);
 				fprintf(f, "\t\treturn vc_value(c, %d, %d);\n", i, t->enum_first + k);
 			}
 			fputs("\treturn 0;\n", f);
