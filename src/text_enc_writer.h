@@ -195,21 +195,6 @@ static const char tw_digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Decimal digits of v, written by hand (no snprintf on the hot path). */
-static void tw_u64(text_writer *w, uint64_t v)
-{
-	unsigned n = 1;
-	for (uint64_t t = v; t >= 10; t /= 10)
-		n++;
-	unsigned char t[20];
-	unsigned char *d = t + n;
-	do {
-		*--d = (unsigned char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	tw_put(w, t, n);
-}
-
 /*
  * Decimal digits of a 32-bit value: digit count by comparisons, then two
  * digits per division from a pair table (32-bit division is a multiply).

@@ -223,13 +223,6 @@ TW_INLINE void kw(enc *e, int id) { tw_put_padded(&e->w, e->kw[id].s, e->kw[id].
 /* kw(e, id) and then eq(e). */
 TW_INLINE void kw_eq(enc *e, int id) { tw_put_padded(&e->w, e->kweq[id].s, e->kweq[id].n); }
 TW_INLINE void ch(enc *e, char c) { tw_putc(&e->w, (unsigned char)c); }
-static inline void num(enc *e, uint64_t v)
-{
-	if (v <= UINT32_MAX)
-		tw_u32(&e->w, (uint32_t)v);
-	else
-		tw_u64(&e->w, v);
-}
 
 TW_COLD void range_fail(enc *e, long long v, long long max, const char *what)
 {
@@ -522,70 +515,74 @@ TW_COLD void name_fail(enc *e, const OCTET_STRING_t *s, const TerminationID_t *t
 	     "%s has octet 0x%02X, not text form (names must be mapped first)", what, p[i]);
 }
 
+/* name_as() past its fast path: any length, any room; the same result. */
+static int name_slow(enc *e, const OCTET_STRING_t *s, const TerminationID_t *tid, const char *what)
+{
+	const uint8_t *p = s->buf;
+	size_t n = s->size > 0 ? (size_t)s->size : 0;
+	if (!p || !n || not_name_any(p, n) || (tid && has_high_octet(p, n))) {
+		name_fail(e, s, tid, what);
+		return 1;
+	}
+	tw_put(&e->w, p, n);
+	return memchr(p, '/', n) != NULL;
+}
+
 /*
  * A name written as the model holds it; with tid set (a termination ID's
  * pathNAME) octets above 0x7F are refused too, in the same checks: high is
- * then all ones, and not_name16_hi keeps those octets in its mask.
+ * then all ones, and not_name16_hi keeps those octets in its mask. Returns
+ * nonzero when the name holds a '/' (or was refused). The fast path makes
+ * no call but a tail call, so it needs no registers saved.
  */
-TW_INLINE void name_as(enc *e, const OCTET_STRING_t *s, const TerminationID_t *tid,
-                       const char *what)
+TW_INLINE int name_as(enc *e, const OCTET_STRING_t *s, const TerminationID_t *tid,
+                      const char *what)
 {
-	const uint8_t *p = s->buf;
-	int n = s->size;
-	if (!p || n <= 0) {
-		name_fail(e, s, tid, what);
-		return;
-	}
 #if defined(__SSE2__)
+	const uint8_t *p = s->buf;
+	size_t k = s->size > 0 ? (size_t)s->size : 0;
 	const int high = tid ? 0xFFFF : 0;
+	const __m128i slash = _mm_set1_epi8('/');
 	/*
 	 * The usual name (4 to 32 octets) with room to spare: the vectors that
 	 * are checked are also what gets stored, at the same overlapping offsets.
 	 */
 	text_writer *w = &e->w;
-	if (TW_LIKELY(n >= 4 && n <= 32 && tw_room(w) >= 32)) {
+	if (TW_LIKELY(p && k >= 4 && k <= 32 && tw_room(w) >= 32)) {
 		unsigned char *d = w->p;
-		size_t k = (size_t)n;
+		__m128i a, b;
+		int bad;
 		if (k >= 16) {
-			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
-			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + k - 16));
-			if (not_name16_hi(a, high) | not_name16_hi(b, high)) {
-				name_fail(e, s, tid, what);
-				return;
-			}
+			a = _mm_loadu_si128((const __m128i *)(const void *)p);
+			b = _mm_loadu_si128((const __m128i *)(const void *)(p + k - 16));
+			bad = not_name16_hi(a, high) | not_name16_hi(b, high);
 			_mm_storeu_si128((__m128i *)(void *)d, a);
 			_mm_storeu_si128((__m128i *)(void *)(d + k - 16), b);
 		} else if (k >= 8) {
-			__m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
-			__m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + k - 8));
-			__m128i ab = _mm_unpacklo_epi64(a, b);
-			if (not_name16_hi(ab, high)) {
-				name_fail(e, s, tid, what);
-				return;
-			}
-			_mm_storel_epi64((__m128i *)(void *)d, a);
-			_mm_storel_epi64((__m128i *)(void *)(d + k - 8), b);
+			__m128i lo = _mm_loadl_epi64((const __m128i *)(const void *)p);
+			__m128i hi = _mm_loadl_epi64((const __m128i *)(const void *)(p + k - 8));
+			a = b = _mm_unpacklo_epi64(lo, hi);
+			bad = not_name16_hi(a, high);
+			_mm_storel_epi64((__m128i *)(void *)d, lo);
+			_mm_storel_epi64((__m128i *)(void *)(d + k - 8), hi);
 		} else {
-			uint32_t a, b;
-			memcpy(&a, p, 4);
-			memcpy(&b, p + k - 4, 4);
-			__m128i ab = _mm_set_epi32((int)a, (int)b, (int)a, (int)b);
-			if (not_name16_hi(ab, high)) {
-				name_fail(e, s, tid, what);
-				return;
-			}
-			memcpy(d, &a, 4);
-			memcpy(d + k - 4, &b, 4);
+			uint32_t x, y;
+			memcpy(&x, p, 4);
+			memcpy(&y, p + k - 4, 4);
+			a = b = _mm_set_epi32((int)x, (int)y, (int)x, (int)y);
+			bad = not_name16_hi(a, high);
+			memcpy(d, &x, 4);
+			memcpy(d + k - 4, &y, 4);
+		}
+		if (bad) {
+			name_fail(e, s, tid, what);
+			return 1;
 		}
 		w->p += k;
-		return;
+		return _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(a, slash), _mm_cmpeq_epi8(b, slash)));
 	}
 #endif
-	if (not_name_any(p, (size_t)n) || (tid && has_high_octet(p, (size_t)n))) {
-		name_fail(e, s, tid, what);
-		return;
-	}
-	tw_put_inl(&e->w, p, (size_t)n);
+	return name_slow(e, s, tid, what);
 }
 
 static void name(enc *e, const OCTET_STRING_t *s, const char *what)
@@ -1012,13 +1009,10 @@ static void parm_values(enc *e, OCTET_STRING_t *const *v, int count, int kind, l
  */
 static void word_name(enc *e, const OCTET_STRING_t *s, const char *what)
 {
-	if (s->buf && s->size > 0 && !memchr(s->buf, '/', (size_t)s->size) &&
-	    text_keyword_lookup((const char *)s->buf, (size_t)s->size) >= 0) {
+	if (!name_as(e, s, NULL, what) &&
+	    text_keyword_lookup((const char *)s->buf, (size_t)s->size) >= 0)
 		fail(e, MEGACO_ERR_CONSTRAINT, "%s '%.*s' is a keyword's spelling, which it would read back as",
 		     what, s->size, (const char *)s->buf);
-		return;
-	}
-	name(e, s, what);
 }
 
 static void property(enc *e, const PropertyParm_t *p, unsigned l)
@@ -1070,16 +1064,22 @@ static void stream_eq(enc *e, long id)
 
 /* ------------------------------------------------------ media descriptors */
 
-/* Local/Remote: SDP lines, one group after the other, CRLF line ends. */
-static void sdp(enc *e, int kwid, const LocalRemoteDescriptor_t *d, unsigned l)
+/* "Local {" or "Remote {", and a line break when SDP lines follow. */
+static void sdp_open(enc *e, int kwid, int lines)
 {
 	kw(e, kwid);
 	if (e->compact)
 		ch(e, '{');
 	else
 		TW_LIT(&e->w, " { ");
-	if (d->propGrps.list.count)
+	if (lines)
 		ch(e, '\n');
+}
+
+/* Local/Remote: SDP lines, one group after the other, CRLF line ends. */
+static void sdp(enc *e, int kwid, const LocalRemoteDescriptor_t *d, unsigned l)
+{
+	sdp_open(e, kwid, d->propGrps.list.count);
 	for (int g = 0; g < d->propGrps.list.count; g++) {
 		const PropertyGroup_t *grp = d->propGrps.list.array[g];
 		/* The reader starts a session at each v= line and nowhere else. */
@@ -1192,9 +1192,19 @@ static void stream_parms(enc *e, const StreamParms_t *p, int *n, unsigned l)
 	}
 }
 
-static void termination_state(enc *e, const TerminationStateDescriptor_t *d, unsigned l)
+/* ServiceStates = Test, OutOfSvc or InSvc. */
+static void service_state(enc *e, long s)
 {
 	static const int svc[] = { KW_TEST, KW_OUT_OF_SVC, KW_IN_SVC };
+	kw_eq(e, KW_SERVICE_STATES);
+	if (s >= 0 && s <= 2)
+		kw(e, svc[s]);
+	else
+		fail(e, MEGACO_ERR_CONSTRAINT, "service state %ld", s);
+}
+
+static void termination_state(enc *e, const TerminationStateDescriptor_t *d, unsigned l)
+{
 	kw(e, KW_TERMINATION_STATE);
 	lb(e, l);
 	int n = 0;
@@ -1212,12 +1222,7 @@ static void termination_state(enc *e, const TerminationStateDescriptor_t *d, uns
 	}
 	if (d->serviceState) {
 		SEP(e, n, l + 1);
-		kw_eq(e, KW_SERVICE_STATES);
-		long s = *d->serviceState;
-		if (s >= 0 && s <= 2)
-			kw(e, svc[s]);
-		else
-			fail(e, MEGACO_ERR_CONSTRAINT, "service state %ld", s);
+		service_state(e, *d->serviceState);
 	}
 	nonempty(e, n, "TerminationState descriptor");
 	rb(e, l);
@@ -1411,25 +1416,38 @@ static void event_actions(enc *e, const BOOLEAN_t *ka, const EventDM_t *dm,
 		list_kw(e, n, l, KW_RESET_EVENTS_DESCRIPTOR);
 }
 
+/*
+ * An event's name and, when it has a stream, parameters or (more) other
+ * items, "{" and the stream and parameters: returns whether braces opened.
+ */
+static int event_head(enc *e, const OCTET_STRING_t *nm, const StreamID_t *sid,
+                      EventParameter_t *const *par, int npar, int more, int *n, unsigned l)
+{
+	name(e, nm, "event name");
+	if (!sid && !npar && !more)
+		return 0;
+	lb(e, l);
+	if (sid) {
+		SEP(e, *n, l + 1);
+		stream_eq(e, *sid);
+	}
+	for (int i = 0; i < npar; i++) {
+		SEP(e, *n, l + 1);
+		event_parameter(e, par[i], l + 1);
+	}
+	return 1;
+}
+
 static void requested_event(enc *e, const RequestedEvent_t *ev, unsigned l)
 {
-	name(e, &ev->pkgdName, "event name");
 	const RequestedActions_t *a = ev->eventAction;
+	int n = 0;
+	if (!event_head(e, &ev->pkgdName, ev->streamID, ev->evParList.list.array,
+	                ev->evParList.list.count, a != NULL, &n, l))
+		return;
 	if (a && !a->keepActive && !a->eventDM && !a->secondEvent && !a->signalsDescriptor &&
 	    !a->notifyBehaviour && !a->resetEventsDescriptor)
 		no_form(e, &asn_DEF_RequestedActions, a, "an empty eventAction");
-	if (!ev->streamID && !ev->evParList.list.count && !a)
-		return;
-	lb(e, l);
-	int n = 0;
-	if (ev->streamID) {
-		SEP(e, n, l + 1);
-		stream_eq(e, *ev->streamID);
-	}
-	for (int i = 0; i < ev->evParList.list.count; i++) {
-		SEP(e, n, l + 1);
-		event_parameter(e, ev->evParList.list.array[i], l + 1);
-	}
 	if (a)
 		event_actions(e, a->keepActive, a->eventDM, a->secondEvent, a->signalsDescriptor,
 		              a->notifyBehaviour, a->resetEventsDescriptor, &n, l + 1);
@@ -1438,23 +1456,14 @@ static void requested_event(enc *e, const RequestedEvent_t *ev, unsigned l)
 
 static void second_requested_event(enc *e, const SecondRequestedEvent_t *ev, unsigned l)
 {
-	name(e, &ev->pkgdName, "event name");
 	const SecondRequestedActions_t *a = ev->eventAction;
+	int n = 0;
+	if (!event_head(e, &ev->pkgdName, ev->streamID, ev->evParList.list.array,
+	                ev->evParList.list.count, a != NULL, &n, l))
+		return;
 	if (a && !a->keepActive && !a->eventDM && !a->signalsDescriptor && !a->notifyBehaviour &&
 	    !a->resetEventsDescriptor)
 		no_form(e, &asn_DEF_SecondRequestedActions, a, "an empty eventAction");
-	if (!ev->streamID && !ev->evParList.list.count && !a)
-		return;
-	lb(e, l);
-	int n = 0;
-	if (ev->streamID) {
-		SEP(e, n, l + 1);
-		stream_eq(e, *ev->streamID);
-	}
-	for (int i = 0; i < ev->evParList.list.count; i++) {
-		SEP(e, n, l + 1);
-		event_parameter(e, ev->evParList.list.array[i], l + 1);
-	}
 	if (a)
 		event_actions(e, a->keepActive, a->eventDM, NULL, a->signalsDescriptor,
 		              a->notifyBehaviour, a->resetEventsDescriptor, &n, l + 1);
@@ -1530,20 +1539,10 @@ static void notify_behaviour(enc *e, const NotifyBehaviour_t *b, unsigned l)
 
 static void event_spec(enc *e, const EventSpec_t *s, unsigned l)
 {
-	name(e, &s->eventName, "event name");
-	if (!s->streamID && !s->eventParList.list.count)
-		return;
-	lb(e, l);
 	int n = 0;
-	if (s->streamID) {
-		SEP(e, n, l + 1);
-		stream_eq(e, *s->streamID);
-	}
-	for (int i = 0; i < s->eventParList.list.count; i++) {
-		SEP(e, n, l + 1);
-		event_parameter(e, s->eventParList.list.array[i], l + 1);
-	}
-	rb(e, l);
+	if (event_head(e, &s->eventName, s->streamID, s->eventParList.list.array,
+	               s->eventParList.list.count, 0, &n, l))
+		rb(e, l);
 }
 
 static void event_buffer(enc *e, const EventBufferDescriptor_t *d, unsigned l)
@@ -1699,22 +1698,12 @@ static void observed_events(enc *e, const ObservedEventsDescriptor_t *d, unsigne
 			time_stamp(e, ev->timeNotation);
 			ch(e, ':');
 		}
-		name(e, &ev->eventName, "event name");
-		if (ev->streamID || ev->eventParList.list.count) {
-			lb(e, l + 1);
-			int m = 0;
-			if (ev->streamID) {
-				SEP(e, m, l + 2);
-				stream_eq(e, *ev->streamID);
-			}
-			names_once(e, &ev->eventParList.list, &asn_DEF_EventParameter,
-			           "an observed event's parameter");
-			for (int k = 0; k < ev->eventParList.list.count; k++) {
-				SEP(e, m, l + 2);
-				event_parameter(e, ev->eventParList.list.array[k], l + 2);
-			}
+		names_once(e, &ev->eventParList.list, &asn_DEF_EventParameter,
+		           "an observed event's parameter");
+		int m = 0;
+		if (event_head(e, &ev->eventName, ev->streamID, ev->eventParList.list.array,
+		               ev->eventParList.list.count, 0, &m, l + 1))
 			rb(e, l + 1);
-		}
 	}
 	rb(e, l);
 }
@@ -1830,13 +1819,7 @@ static void ind_aud_sdp(enc *e, int kwid, const IndAudLocalRemoteDescriptor_t *d
 		fail(e, MEGACO_ERR_UNSUPPORTED, "an audited property group ID has no text form");
 		return;
 	}
-	kw(e, kwid);
-	if (e->compact)
-		ch(e, '{');
-	else
-		TW_LIT(&e->w, " { ");
-	if (d->propGrps.list.count)
-		ch(e, '\n');
+	sdp_open(e, kwid, d->propGrps.list.count);
 	for (int i = 0; i < d->propGrps.list.count; i++) {
 		const IndAudPropertyParm_t *p = d->propGrps.list.array[i];
 		name(e, &p->name, "SDP line type");
@@ -1910,7 +1893,6 @@ static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l
 static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescriptor_t *d,
                                       unsigned l)
 {
-	static const int svc[] = { KW_TEST, KW_OUT_OF_SVC, KW_IN_SVC };
 	/* indAudterminationStateDescriptor's braces hold one indAudterminationStateParm. */
 	if (d->propertyParms.list.count + !!d->eventBufferControl + !!d->serviceState +
 	            !!d->serviceStateSel != 1) {
@@ -1928,13 +1910,8 @@ static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescri
 	if (d->serviceState)
 		list_kw(e, &n, l + 1, KW_SERVICE_STATES);
 	if (d->serviceStateSel) {
-		long s = *d->serviceStateSel;
 		SEP(e, n, l + 1);
-		kw_eq(e, KW_SERVICE_STATES);
-		if (s >= 0 && s <= 2)
-			kw(e, svc[s]);
-		else
-			fail(e, MEGACO_ERR_CONSTRAINT, "service state %ld", s);
+		service_state(e, *d->serviceStateSel);
 	}
 	rb(e, l);
 }
@@ -2198,6 +2175,37 @@ static void mgc_id(enc *e, const MId_t *m)
 	mid(e, m);
 }
 
+/* ServiceChangeAddress, Version and Profile: items of a Services list, as they are present. */
+static void sc_address_version_profile(enc *e, const ServiceChangeAddress_t *a, const long *v,
+                                       const ServiceChangeProfile_t *p, int *n, unsigned l)
+{
+	if (a) {
+		SEP(e, *n, l);
+		service_change_address(e, a);
+	}
+	if (v) {
+		SEP(e, *n, l);
+		version_item(e, *v);
+	}
+	if (p) {
+		SEP(e, *n, l);
+		profile(e, p);
+	}
+}
+
+/* MgcIdToTry and TimeStamp: items of a Services list, as they are present. */
+static void sc_mgc_time(enc *e, const MId_t *m, const TimeNotation_t *t, int *n, unsigned l)
+{
+	if (m) {
+		SEP(e, *n, l);
+		mgc_id(e, m);
+	}
+	if (t) {
+		SEP(e, *n, l);
+		time_stamp(e, t);
+	}
+}
+
 static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l)
 {
 	static const int methods[] = { KW_FAILOVER, KW_FORCED,       KW_GRACEFUL,
@@ -2218,18 +2226,8 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 		fail(e, MEGACO_ERR_CONSTRAINT, "service change method %ld", p->serviceChangeMethod);
 	else
 		kw(e, methods[p->serviceChangeMethod]);
-	if (p->serviceChangeAddress) {
-		SEP(e, n, l + 1);
-		service_change_address(e, p->serviceChangeAddress);
-	}
-	if (p->serviceChangeVersion) {
-		SEP(e, n, l + 1);
-		version_item(e, *p->serviceChangeVersion);
-	}
-	if (p->serviceChangeProfile) {
-		SEP(e, n, l + 1);
-		profile(e, p->serviceChangeProfile);
-	}
+	sc_address_version_profile(e, p->serviceChangeAddress, p->serviceChangeVersion,
+	                           p->serviceChangeProfile, &n, l + 1);
 	if (p->serviceChangeReason.list.count != 1) {
 		fail_at(e, &asn_DEF_ServiceChangeParm, p, MEGACO_ERR_CONSTRAINT,
 		        "service change reason with %d values; text has one",
@@ -2248,14 +2246,7 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 		kw_eq(e, KW_DELAY);
 		num_max(e, (long long)*p->serviceChangeDelay, U32, "service change delay");
 	}
-	if (p->serviceChangeMgcId) {
-		SEP(e, n, l + 1);
-		mgc_id(e, p->serviceChangeMgcId);
-	}
-	if (p->timeStamp) {
-		SEP(e, n, l + 1);
-		time_stamp(e, p->timeStamp);
-	}
+	sc_mgc_time(e, p->serviceChangeMgcId, p->timeStamp, &n, l + 1);
 	if (p->serviceChangeInfo) {
 		/* serviceChangeParm carries auditItems inline, not an Audit descriptor. */
 		const AuditDescriptor_t *a = p->serviceChangeInfo;
@@ -2299,26 +2290,9 @@ static void service_change_result(enc *e, const ServiceChangeResult_t *r, unsign
 	kw(e, KW_SERVICES);
 	lb(e, l + 1);
 	int n = 0;
-	if (p->serviceChangeAddress) {
-		SEP(e, n, l + 2);
-		service_change_address(e, p->serviceChangeAddress);
-	}
-	if (p->serviceChangeVersion) {
-		SEP(e, n, l + 2);
-		version_item(e, *p->serviceChangeVersion);
-	}
-	if (p->serviceChangeProfile) {
-		SEP(e, n, l + 2);
-		profile(e, p->serviceChangeProfile);
-	}
-	if (p->serviceChangeMgcId) {
-		SEP(e, n, l + 2);
-		mgc_id(e, p->serviceChangeMgcId);
-	}
-	if (p->timestamp) {
-		SEP(e, n, l + 2);
-		time_stamp(e, p->timestamp);
-	}
+	sc_address_version_profile(e, p->serviceChangeAddress, p->serviceChangeVersion,
+	                           p->serviceChangeProfile, &n, l + 2);
+	sc_mgc_time(e, p->serviceChangeMgcId, p->timestamp, &n, l + 2);
 	rb(e, l + 1);
 	rb(e, l);
 }
@@ -2940,7 +2914,7 @@ static void message(enc *e, const MegacoMessage_t *m)
 	}
 	kw(e, KW_MEGACOP);
 	ch(e, '/');
-	num(e, (uint64_t)m->mess.version);
+	ch(e, (char)('0' + m->mess.version)); /* 1..3: the version gate saw it */
 	ch(e, ' ');
 	mid(e, &m->mess.mId);
 	ch(e, '\n');
@@ -3009,19 +2983,18 @@ int text_encode_message(const megaco_message *msg, int compact, const megaco_opt
 	if (msg->form != MEGACO_NAMES_TEXT)
 		return set_error(err, MEGACO_ERR_UNKNOWN_NAME, 0,
 		                 "names are in binary form; map them to text names first");
-	const MegacoMessage_t *m = msg->model;
-	int rc = check_version(m->mess.version, 0, err);
-	if (rc != MEGACO_OK)
-		return rc;
+	const MegacoMessage_t *m = msg->model; /* its version is 1..3: the gate saw it */
 	unsigned char none[1]; /* a valid address for a NULL, zero-capacity buffer */
-	enc e = {
-		.kw = compact ? kw_short : kw_long,
-		.kweq = compact ? kw_short_eq : kw_long_eq,
-		.cls = m->mess.version == 1 ? cls_v1 : cls,
-		.compact = compact,
-		.version = m->mess.version,
-		.err = err,
-	};
+	enc e; /* field by field: zeroing the whole of it costs more than the encoding of a line */
+	e.kw = compact ? kw_short : kw_long;
+	e.kweq = compact ? kw_short_eq : kw_long_eq;
+	e.cls = m->mess.version == 1 ? cls_v1 : cls;
+	e.compact = compact;
+	e.version = m->mess.version;
+	e.rc = 0;
+	e.err = err;
+	e.depth = e.depth_max = 0;
+	e.at = NULL; /* at_td is set with it */
 	tw_init(&e.w, buf ? buf : none, buf ? cap : 0);
 	message(&e, m);
 	if (e.rc) {

@@ -716,6 +716,14 @@ static void e_property_keyword(void)
 	desc(r, AmmDescriptor_PR_mediaDescriptor)->choice.mediaDescriptor.termStateDescr = t;
 	app(&t->propertyParms.list, P("SI", "1")); /* ServiceStates' short spelling */
 }
+/* Four octets or more: the name is checked and written by whole vectors. */
+static void e_event_parameter_keyword(void)
+{
+	AmmRequest_t *r = amm(request(msg(1), 1, 1), Command_PR_modReq, "t/1");
+	EventsDescriptor_t *d = &desc(r, AmmDescriptor_PR_eventsDescriptor)->choice.eventsDescriptor;
+	d->requestID = UL(5);
+	app(&event(d, "al/on")->evParList.list, evpar("Duration", "1"));
+}
 /* v1 Add = t/1 { Media { Local or Remote { } } }: the empty descriptor. */
 static LocalRemoteDescriptor_t *sdp_desc(int remote)
 {
@@ -1165,6 +1173,8 @@ static const enc_case cases[] = {
 	  "in at most 64 characters", NULL },
 	{ "property named as a keyword", e_property_keyword, MEGACO_ERR_CONSTRAINT,
 	  "property name 'SI' is a keyword's spelling", NULL },
+	{ "event parameter named as a keyword", e_event_parameter_keyword, MEGACO_ERR_CONSTRAINT,
+	  "event parameter name 'Duration' is a keyword's spelling", NULL },
 	{ "profile without a version", e_profile_no_version, MEGACO_ERR_CONSTRAINT,
 	  "serviceChangeProfile: profile name not of the form name/version", NULL },
 	{ "profile name starting with a digit", e_profile_digit_first, MEGACO_ERR_CONSTRAINT,
