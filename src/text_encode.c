@@ -2808,7 +2808,7 @@ static void segment_suffix(enc *e, const SegmentNumber_t *num_, const NULL_t *co
 	}
 }
 
-static void transaction(enc *e, const Transaction_t *t)
+TW_INLINE void transaction(enc *e, const Transaction_t *t)
 {
 	switch (t->present) {
 	case Transaction_PR_transactionRequest: {
@@ -2900,7 +2900,7 @@ static void hex_field(enc *e, const OCTET_STRING_t *s, int min, int max, const c
 		tw_hex2(&e->w, s->buf[i]);
 }
 
-static void message(enc *e, const MegacoMessage_t *m)
+TW_INLINE void message(enc *e, const MegacoMessage_t *m)
 {
 	const AuthenticationHeader_t *a = m->authHeader;
 	if (a) {
