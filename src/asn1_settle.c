@@ -11,6 +11,7 @@
 #include "asn1_settle.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "MegacoMessage.h"
@@ -58,5 +59,10 @@ static void settle_all(void)
 void asn1_descriptors_settle(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	/* Every decode passes here: a load, not a call into libc, once settled. */
+	static atomic_int settled;
+	if (atomic_load_explicit(&settled, memory_order_acquire))
+		return;
 	pthread_once(&once, settle_all);
+	atomic_store_explicit(&settled, 1, memory_order_release);
 }

@@ -34,10 +34,11 @@ struct megaco_message {
 #define MEGACO_DEPTH_CEILING 1024u
 
 /*
- * The options a call works with: a copy of opts (the defaults when opts is
- * NULL) in *store, each limit's 0 resolved: max_message_size and
- * max_token_length 0 become SIZE_MAX, max_depth 0 (and any value over
- * MEGACO_DEPTH_CEILING) the ceiling. NULL when opts has another version;
+ * The options a call works with: opts when it has no limit to resolve, else
+ * a copy (the defaults when opts is NULL) in *store with each limit's 0
+ * resolved: max_message_size and max_token_length 0 become SIZE_MAX,
+ * max_depth 0 (and any value over MEGACO_DEPTH_CEILING) the ceiling.
+ * NULL when opts has another version;
  * public entry points then fail with options_bad_version().
  */
 const megaco_options *options_resolve(const megaco_options *opts, megaco_options *store);
