@@ -50,18 +50,11 @@
 
 #define NO_TAG UINT32_MAX /* schema_member.tag of an untagged CHOICE */
 
-/* Nodes come from regions (then doubling, up to MAX_REGION); see ber_read(). */
-#define REGION_PER_BYTE 16u
-#define MIN_REGION 256u
-#define FIRST_REGION 6144u
-#define MAX_REGION ((size_t)64 << 10)
-
 typedef const unsigned char *pos;
 
 typedef struct reader {
 	megaco_arena *arena;
-	unsigned char *cur, *end; /* bump region for nodes and string contents */
-	size_t next_region;
+	unsigned char *cur, *end; /* the arena's newest block's tail, taken for nodes and strings */
 	pos buf, in_end;
 	int top_definite;  /* the message's own length is definite: every value is bounded */
 	unsigned max_depth;
@@ -103,20 +96,23 @@ static COLD pos mismatch(reader *r, pos at, unsigned type)
 
 /* ---- memory ----------------------------------------------------------------------------- */
 
+/*
+ * The region: the free tail of the arena's newest block (arena.h), at
+ * first what the message's handle leaves of its first block; when that is
+ * short, of a new block. What the walk does not use goes back in ber_read().
+ */
 static NOINLINE int new_region(reader *r, size_t need)
 {
-	size_t size = r->next_region > need ? r->next_region : need;
-	size = (size + 7) & ~(size_t)7; /* its end 8-aligned too: see node() */
-	/* arena_realloc(NULL) is the arena's allocation without zeroing. */
-	unsigned char *b = arena_realloc(r->arena, NULL, size);
+	char *lim;
+	arena_tail_return(r->arena, (char *)r->cur);
+	unsigned char *b = (unsigned char *)arena_tail_take(r->arena, need, &lim);
 	if (!b) {
+		r->cur = r->end = NULL;
 		STOP(r, MEGACO_ERR_NOMEM, r->buf, "out of memory");
 		return -1;
 	}
 	r->cur = b;
-	r->end = b + size;
-	if (r->next_region < MAX_REGION)
-		r->next_region *= 2;
+	r->end = (unsigned char *)lim;
 	return 0;
 }
 
@@ -506,76 +502,70 @@ static NOINLINE pos seq_tail(reader *r, unsigned ti, pos p, pos lim, int indef, 
 }
 
 /*
- * A list's items are collected in local[LOCAL_ITEMS], then in arena
- * arrays doubling from there.
+ * A list's items go straight into an array in the region, made as the list
+ * starts for LIST_FIRST and doubled (copied) when full; behind the size
+ * header arena.h puts before every allocation, so that arena_realloc()
+ * (asn_set_add() on the model later) can grow it.
  */
-#define LOCAL_ITEMS 16
+#define LIST_FIRST 4
 
 typedef struct list_items {
 	void **items;
 	size_t n, cap;
-	void *local[LOCAL_ITEMS];
 } list_items;
 
-static ALWAYS_INLINE void list_start(list_items *li)
+static ALWAYS_INLINE void list_start(reader *r, list_items *li)
 {
-	li->items = li->local;
+	size_t size = LIST_FIRST * sizeof *li->items;
 	li->n = 0;
-	li->cap = LOCAL_ITEMS;
+	li->cap = 0; /* no room: the first item's list_grow() makes it */
+	li->items = NULL;
+	if (LIKELY((size_t)(r->end - r->cur) >= ARENA_HDR + size)) {
+		memcpy(r->cur, &size, sizeof size);
+		li->items = (void **)(void *)(r->cur + ARENA_HDR);
+		li->cap = LIST_FIRST;
+		r->cur += ARENA_HDR + size;
+	}
 }
 
-static NOINLINE int list_grow(reader *r, list_items *li)
+/* The array of n items moved to one of cap; NULL (r->code) when that fails. */
+static NOINLINE void **list_grow(reader *r, void **items, size_t n, size_t cap)
 {
-	void **grown = NULL;
-	if (li->cap <= (size_t)INT_MAX / 2)
-		grown = arena_realloc(r->arena, li->items == li->local ? NULL : li->items,
-		                      2 * li->cap * sizeof *grown);
-	if (!grown) {
+	size_t size = cap * sizeof *items;
+	unsigned char *b;
+	if (cap > INT_MAX) {
 		STOP(r, MEGACO_ERR_NOMEM, r->buf, "out of memory");
-		return 0;
+		return NULL;
 	}
-	if (li->items == li->local)
-		memcpy(grown, li->local, sizeof li->local);
-	li->items = grown;
-	li->cap *= 2;
-	return 1;
+	if (!(b = bytes(r, ARENA_HDR + size)))
+		return NULL;
+	memcpy(b, &size, sizeof size);
+	if (n)
+		memcpy(b + ARENA_HDR, items, n * sizeof *items);
+	return (void **)(void *)(b + ARENA_HDR);
 }
 
 static ALWAYS_INLINE int list_add(reader *r, list_items *li, void *item)
 {
-	if (UNLIKELY(li->n == li->cap) && !list_grow(r, li))
-		return 0;
+	if (UNLIKELY(li->n == li->cap)) {
+		size_t cap = li->cap ? 2 * li->cap : LIST_FIRST;
+		if (!(li->items = list_grow(r, li->items, li->n, cap)))
+			return 0;
+		li->cap = cap;
+	}
 	li->items[li->n++] = item;
 	return 1;
 }
 
-/* The items collected into the list st; p is where the list ended. */
-static ALWAYS_INLINE pos list_end(reader *r, void *st, list_items *li, pos p)
+/* The items collected into the list st (none: left empty); p is where the list ended. */
+static ALWAYS_INLINE pos list_end(void *st, const list_items *li, pos p)
 {
-	asn_anonymous_set_ *list = _A_SET_FROM_VOID(st);
-	size_t n = li->n, cap = li->cap;
-	void **items = li->items;
-	if (n == 0)
-		return p;
-	if (items == li->local) {
-		/*
-		 * Carved from the region like a node, behind the size header arena.h
-		 * puts before every allocation, so that arena_realloc() (asn_set_add()
-		 * on the model later) copies it when it grows.
-		 */
-		size_t size = n * sizeof *items;
-		unsigned char *b = bytes(r, ARENA_HDR + size);
-		if (!b)
-			return NULL;
-		memcpy(b, &size, sizeof size);
-		items = (void **)(void *)(b + ARENA_HDR);
-		for (size_t i = 0; i < n; i++) /* a handful at most: no memcpy() call */
-			items[i] = li->local[i];
-		cap = n;
+	if (li->n) {
+		asn_anonymous_set_ *list = _A_SET_FROM_VOID(st);
+		list->array = li->items;
+		list->count = (int)li->n;
+		list->size = (int)li->cap;
 	}
-	list->array = items;
-	list->count = (int)n;
-	list->size = (int)cap;
 	return p;
 }
 
@@ -902,15 +892,9 @@ int ber_read(unsigned type, void **slot, const unsigned char *buf, size_t len,
 	reader r = { .arena = arena, .buf = buf, .in_end = buf + len, .max_size = max_size,
 		         .err = err };
 	r.max_depth = max_depth < MEGACO_DEPTH_CEILING ? max_depth : MEGACO_DEPTH_CEILING;
-	/*
-	 * One region for the whole model and its list arrays, most of the time
-	 * (REGION_PER_BYTE bytes per BER byte), small enough to share the
-	 * message's first arena block (8 KiB) with the handle.
-	 */
-	r.next_region = len < FIRST_REGION / REGION_PER_BYTE ? len * REGION_PER_BYTE + MIN_REGION
-	                                                      : FIRST_REGION;
-	if (new_region(&r, 0) != 0)
-		return r.code;
+	char *tail_end = NULL; /* a failure here is met again, and reported, at the first node */
+	r.cur = (unsigned char *)arena_tail_take(arena, 0, &tail_end);
+	r.end = (unsigned char *)tail_end;
 	hdr h;
 	/* (header() does not check max_size: it cannot matter when len fits it.) */
 	pos e = len <= max_size ? header(&r, r.buf, r.in_end, 0, &h)
@@ -921,6 +905,7 @@ int ber_read(unsigned type, void **slot, const unsigned char *buf, size_t len,
 		if (!e && !r.code)
 			e = skip_tlv(&r, r.buf, r.in_end, 0);
 	}
+	arena_tail_return(arena, (char *)r.cur);
 	if (!e)
 		return r.code;
 	if (e != r.in_end)

@@ -285,14 +285,14 @@ static void emit_list(int ti)
 	const schema_member *m = &S->members[t->first].m;
 	char size[2 * GEN_NAME + 32];
 	gen_size_expr(&S->types[m->type], size, sizeof size);
+	int cons = plain_cons(m->type), id = ident(m->tag, cons);
 	fprintf(out, "\n/* %s */\n%s pos l_%d(reader *r, char *st, pos p, pos lim, int indef, "
 	             "unsigned depth)\n{\n"
-	             "\tlist_items li;\n\tlist_start(&li);\n\thdr h;\n\tpos e;\n\tchar *x;\n"
+	             "\tlist_items li;\n\tlist_start(r, &li);\n%s\tpos e;\n\tchar *x;\n"
 	             "\tfor (;;) {\n"
 	             "\t\tif (!indef) {\n\t\t\tif (p >= lim)\n\t\t\t\tbreak;\n"
 	             "\t\t} else if (is_eoc(p, lim)) {\n\t\t\tp += 2;\n\t\t\tbreak;\n\t\t}\n",
-	        t->name, linkage(ti), ti);
-	int cons = plain_cons(m->type), id = ident(m->tag, cons);
+	        t->name, linkage(ti), ti, id >= 0 ? "\thdr h;\n" : "");
 	if (id >= 0) {
 		/* The item's plain form, its header read here. */
 		fprintf(out, "\t\tif (lim - p >= 2 && p[0] == 0x%02x && plain_len(r, p, lim, depth, 0x%xu, %d, &h)) {\n"
@@ -304,15 +304,16 @@ static void emit_list(int ti)
 		             "\t\t\t\treturn pass_over(r, p, lim, indef, depth);\n\t\t\t}\n",
 		        (unsigned)m->tag, ti);
 	} else {
-		if (m->tag != UINT32_MAX)
+		/* An untagged CHOICE, which reads its alternative's header itself (hp NULL). */
+		if (m->tag != UINT32_MAX || S->types[m->type].t.kind != SK_CHOICE)
 			refuse(t->name, NULL, "an item tag of more than one octet");
-		fputs("\t\t{\n\t\t\tif (!header(r, p, lim, depth, &h))\n\t\t\t\treturn NULL;\n", out);
+		fputs("\t\t{\n", out);
 	}
 	fprintf(out, "\t\t\tif (!(x = node(r, %s)))\n\t\t\t\treturn NULL;\n", size);
-	emit_value("\t\t\t", m->type, m->tag_mode, "x", "&h", "p", "lim", "depth", 0);
+	emit_value("\t\t\t", m->type, m->tag_mode, "x", id >= 0 ? "&h" : "NULL", "p", "lim", "depth", 0);
 	fputs("\t\t}\n\t\tif (!e)\n\t\t\treturn r->code ? NULL : pass_over(r, p, lim, indef, depth);\n"
 	      "\t\tp = e;\n\t\tif (!list_add(r, &li, x))\n\t\t\treturn NULL;\n\t}\n"
-	      "\treturn list_end(r, st, &li, p);\n}\n", out);
+	      "\treturn list_end(st, &li, p);\n}\n", out);
 }
 
 static void emit_choice(int ti)
@@ -322,15 +323,46 @@ static void emit_choice(int ti)
 	char po[2 * GEN_NAME + 64], ps[2 * GEN_NAME + 64];
 	gen_pres_offset_expr(g, po, sizeof po);
 	gen_pres_size_expr(g, ps, sizeof ps);
+	/*
+	 * hp: the header read (of the EXPLICIT tag when tagged, else of the
+	 * alternative); NULL when untagged and not read. An alternative in its
+	 * plain form (inside a definite tag) is found by its identifier octet
+	 * and read here; anything else takes the general path below.
+	 */
 	fprintf(out, "\n/* %s */\n%s pos c_%d(reader *r, char *st, int tagged, pos p, pos lim, "
 	             "const hdr *hp, unsigned depth)\n{\n"
-	             "\tchoice_frame f = { .ap = p, .alim = lim, .depth = depth };\n"
 	             "\thdr ah;\n\tpos e;\n\tchar *x;\n"
-	             "\tif (tagged) {\n\t\tint k = choice_open(r, %d, p, lim, &hp, &ah, &f);\n"
+	             "\tif (tagged ? hp->cons && hp->e : !hp) {\n"
+	             "\t\tpos ap = tagged ? hp->c : p, alim = tagged ? hp->e : lim;\n"
+	             "\t\tunsigned ad = tagged ? depth + 1 : depth;\n\t\thdr fh;\n"
+	             "\t\tif (alim - ap >= 2) {\n\t\t\tswitch (ap[0]) {\n",
+	        t->name, linkage(ti), ti);
+	for (int i = 0; i < t->count; i++) {
+		int k = t->first + i;
+		const schema_member *m = &S->members[k].m;
+		int id = ident(m->tag, plain_cons(m->type) || m->tag_mode == 1);
+		if (id < 0)
+			continue;
+		fprintf(out, "\t\t\tcase 0x%02x: /* %s */\n"
+		             "\t\t\t\tif (!plain_len(r, ap, alim, ad, 0x%xu, %d, &fh))\n\t\t\t\t\tbreak;\n"
+		             "\t\t\t\tschema_present_set(st + %s, %s, %d);\n",
+		        id, m->name, (unsigned)m->tag, id & 0x20, po, ps, i + 1);
+		place("\t\t\t\t", k);
+		emit_value("\t\t\t\t", m->type, m->tag_mode, "x", "&fh", "ap", "alim", "ad", 1);
+		fputs("\t\t\t\tgoto read;\n", out);
+	}
+	fprintf(out, "\t\t\t}\n\t\t}\n\t\tif (0) {\n\t\tread:\n"
+	             "\t\t\tif (!e)\n\t\t\t\treturn r->code || !tagged ? NULL : pass_over(r, ap, alim, 0, ad);\n"
+	             "\t\t\tif (tagged && e != alim) {\n\t\t\t\tmismatch(r, e, %d); /* more than one value in the tag */\n"
+	             "\t\t\t\treturn pass_over(r, e, alim, 0, ad);\n\t\t\t}\n\t\t\treturn e;\n\t\t}\n\t}\n"
+	             "\tchoice_frame f = { .ap = p, .alim = lim, .depth = depth };\n"
+	             "\tif (!hp) {\n\t\tif (!header(r, p, lim, depth, &ah))\n\t\t\treturn NULL;\n"
+	             "\t\thp = &ah;\n\t} else if (tagged) {\n"
+	             "\t\tint k = choice_open(r, %d, p, lim, &hp, &ah, &f);\n"
 	             "\t\tif (k <= 0)\n\t\t\treturn k ? pass_over(r, f.ap, f.alim, f.indef, f.depth) : NULL;\n"
 	             "\t}\n"
 	             "\tswitch (hp->tag) {\n",
-	        t->name, linkage(ti), ti, ti);
+	        ti, ti);
 	for (int i = 0; i < t->count; i++) {
 		int k = t->first + i;
 		const schema_member *m = &S->members[k].m;
