@@ -160,16 +160,6 @@ static int named_type(const asn_TYPE_descriptor_t *td)
 	return td->name && isupper((unsigned char)td->name[0]);
 }
 
-/* Does asn1c's output have `e_NAME` (the enum of a named-bit list)? */
-extern const char *const gen_enum_names[];
-static int has_enum(const char *cname)
-{
-	for (int i = 0; gen_enum_names[i]; i++)
-		if (!strcmp(gen_enum_names[i], cname))
-			return 1;
-	return 0;
-}
-
 static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline_tag);
 
 /*
@@ -185,6 +175,15 @@ static const megaco_version_entry *since(const char *ctag, const char *member)
 	while (e->type && (strcmp(e->type, ctag) || strcmp(e->member, member)))
 		e++;
 	return e;
+}
+
+/* Does the version table list named bits of the BIT STRING whose C name is ctag? */
+static int has_bits(const char *ctag)
+{
+	const megaco_version_entry *e = megaco_version_table;
+	while (e->type && (e->value < 0 || strcmp(e->type, ctag)))
+		e++;
+	return e->type != NULL;
 }
 
 static int fill_members(gen_schema *s, int ti)
@@ -267,7 +266,7 @@ static int fill_members(gen_schema *s, int ti)
 		if (s->types[ci].t.kind == SK_BITS) {
 			char own[GEN_NAME];
 			join(own, sizeof own, s->types[ti].ctag, "__", mn);
-			if ((s->types[ci].t.flags & SF_NAMED_BITS) || has_enum(own))
+			if ((s->types[ci].t.flags & SF_NAMED_BITS) || has_bits(own))
 				sm->flags |= SM_NAMED_BITS;
 		}
 		if (s->types[ci].td->name && !strcmp(s->types[ci].td->name, "TerminationID"))
@@ -389,8 +388,6 @@ static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline
 		break;
 	}
 	case SK_BITS:
-		if (named_type(td) && has_enum(t->cname))
-			t->t.flags |= SF_NAMED_BITS;
 		/* Its named bits, as the module lists them (by number). */
 		t->t.enum_first = (uint16_t)s->nenums;
 		for (const megaco_version_entry *e = megaco_version_table; e->type; e++) {
@@ -402,8 +399,8 @@ static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline
 			s->enums[s->nenums++] = (schema_enum){ e->value, e->member, e->since };
 			t->t.enum_count++;
 		}
-		if (t->t.enum_count && !(t->t.flags & SF_NAMED_BITS))
-			return complain("named bits of a type asn1c has no enum for", td->name);
+		if (t->t.enum_count)
+			t->t.flags |= SF_NAMED_BITS;
 		break;
 	default: break;
 	}
