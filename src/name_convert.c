@@ -90,11 +90,12 @@ static int fail(conv *c, int code, const char *what, const OCTET_STRING_t *os)
 	                 c->to_binary ? "binary" : "text", path);
 }
 
+/* Gives os a copy of the n octets at bytes: MEGACO_OK, or NOMEM having said so. */
 static int set_octets(conv *c, OCTET_STRING_t *os, const void *bytes, size_t n)
 {
 	char *p = arena_memdup(c->arena, bytes, n);
 	if (!p)
-		return MEGACO_ERR_NOMEM;
+		return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
 	os->buf = (uint8_t *)p;
 	os->size = (int)n;
 	return MEGACO_OK;
@@ -120,12 +121,12 @@ static int conv_tid(conv *c, TerminationID_t *t)
 				return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
 			for (size_t i = 0; i < nwild; i++) {
 				if (set_octets(c, &fields[i], &wild[i], 1))
-					return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
+					return MEGACO_ERR_NOMEM;
 				arr[i] = &fields[i];
 			}
 		}
 		if (set_octets(c, &t->id, id, id_len))
-			return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
+			return MEGACO_ERR_NOMEM;
 		t->wildcard.list.array = arr;
 		t->wildcard.list.count = t->wildcard.list.size = (int)nwild;
 		return MEGACO_OK;
@@ -145,7 +146,7 @@ static int conv_tid(conv *c, TerminationID_t *t)
 	                              &len) != MEGACO_OK)
 		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "termination ID", &t->id);
 	if (set_octets(c, &t->id, text, len))
-		return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
+		return MEGACO_ERR_NOMEM;
 	t->wildcard.list.array = NULL;
 	t->wildcard.list.count = t->wildcard.list.size = 0;
 	return MEGACO_OK;
@@ -158,13 +159,13 @@ static int conv_pkgd(conv *c, OCTET_STRING_t *os, megaco_item_kind kind, const r
 		uint8_t id[4];
 		if (reg_name_to_id(c->reg, kind, (const char *)os->buf, (size_t)os->size, id, item))
 			return fail(c, MEGACO_ERR_UNKNOWN_NAME, kind_names[kind], os);
-		return set_octets(c, os, id, 4) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
+		return set_octets(c, os, id, 4);
 	}
 	if (os->size != 4)
 		return fail(c, MEGACO_ERR_UNKNOWN_NAME, kind_names[kind], os);
 	char text[REG_NAME_MAX];
 	size_t n = reg_id_to_name(c->reg, kind, os->buf, text, item);
-	return set_octets(c, os, text, n) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
+	return set_octets(c, os, text, n);
 }
 
 /* An event's or signal's parameter name; item is the registry's event or signal. */
@@ -174,13 +175,13 @@ static int conv_param(conv *c, OCTET_STRING_t *os, const reg_item *item)
 		uint8_t id[2];
 		if (reg_param_to_id(item, (const char *)os->buf, (size_t)os->size, id))
 			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "parameter", os);
-		return set_octets(c, os, id, 2) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
+		return set_octets(c, os, id, 2);
 	}
 	if (os->size != 2)
 		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "parameter", os);
 	char text[REG_NAME_MAX];
 	size_t n = reg_param_to_name(item, os->buf, text);
-	return set_octets(c, os, text, n) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
+	return set_octets(c, os, text, n);
 }
 
 /*
@@ -202,7 +203,7 @@ static int conv_dialplan(conv *c, OCTET_STRING_t *os)
 		if (v < 0)
 			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "digit map name", os);
 		uint8_t id[2] = { (uint8_t)(v >> 8), (uint8_t)v };
-		return set_octets(c, os, id, 2) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
+		return set_octets(c, os, id, 2);
 	}
 	if (os->size != 2)
 		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "digit map name", os);
@@ -210,7 +211,7 @@ static int conv_dialplan(conv *c, OCTET_STRING_t *os)
 	int n = os->buf[0] <= 9 && os->buf[1] <= 9
 	            ? snprintf(text, sizeof text, "dialplan%u%u", os->buf[0], os->buf[1])
 	            : snprintf(text, sizeof text, "x%02x%02x", os->buf[0], os->buf[1]);
-	return set_octets(c, os, text, (size_t)n) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
+	return set_octets(c, os, text, (size_t)n);
 }
 
 static int conv_package(conv *c, OCTET_STRING_t *os)
@@ -219,13 +220,13 @@ static int conv_package(conv *c, OCTET_STRING_t *os)
 		uint8_t id[2];
 		if (reg_package_to_id(c->reg, (const char *)os->buf, (size_t)os->size, id))
 			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "package", os);
-		return set_octets(c, os, id, 2) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
+		return set_octets(c, os, id, 2);
 	}
 	if (os->size != 2)
 		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "package", os);
 	char text[REG_NAME_MAX];
 	size_t n = reg_package_to_name(c->reg, os->buf, text);
-	return set_octets(c, os, text, n) ? fail(c, MEGACO_ERR_NOMEM, NULL, NULL) : 0;
+	return set_octets(c, os, text, n);
 }
 
 static int walk(conv *c, unsigned type, char *p, const reg_item *item, unsigned depth);
