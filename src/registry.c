@@ -6,6 +6,7 @@
  * YAML. Every table is kept sorted twice, by name and by ID, so a lookup is
  * a binary search.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,22 +175,13 @@ static int vec_add2(const megaco_registry *r, vec *by_name, vec *by_id, const na
 
 long reg_fallback_value(const char *s, size_t len)
 {
+	char hex[5] = { 0 };
 	if (len != 5 || (s[0] != 'x' && s[0] != 'X'))
 		return -1;
-	long v = 0;
-	for (size_t i = 1; i < 5; i++) {
-		int c = (unsigned char)s[i], d;
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+	for (size_t i = 1; i < 5; i++)
+		if (!isxdigit((unsigned char)(hex[i - 1] = s[i])))
 			return -1;
-		v = v * 16 + d;
-	}
-	return v;
+	return strtol(hex, NULL, 16);
 }
 
 /* ALPHA *(ALPHA / DIGIT / "_"), at most 64 chars, not the fallback form. */
@@ -258,25 +250,35 @@ static size_t put_str(char *buf, const char *s)
 	return n;
 }
 
+/* A 2-octet ID: the fallback "xHHHH", else the ID of the entry called name in v (NULL: none). */
+static int id2(const vec *v, const char *name, size_t len, uint8_t out[2])
+{
+	long id = reg_fallback_value(name, len);
+	const named *e = id < 0 && v && len ? find_name(v, name, len) : NULL;
+	if (id < 0 && !e)
+		return MEGACO_ERR_UNKNOWN_NAME;
+	id = e ? e->id : id;
+	out[0] = (uint8_t)(id >> 8);
+	out[1] = (uint8_t)id;
+	return MEGACO_OK;
+}
+
+/* The name of the entry of v (NULL: none) with the 2-octet ID, else the fallback. */
+static size_t name2(const vec *v, const uint8_t id[2], char *buf)
+{
+	unsigned n = (unsigned)id[0] << 8 | id[1];
+	const named *e = v ? find_id(v, n) : NULL;
+	return e && e->name[0] ? put_str(buf, e->name) : put_hex(buf, n);
+}
+
 int reg_package_to_id(const megaco_registry *reg, const char *name, size_t len, uint8_t out[2])
 {
-	long v = reg_fallback_value(name, len);
-	if (v < 0) {
-		const reg_package *p = len ? pkg_by_name(reg, name, len) : NULL;
-		if (!p)
-			return MEGACO_ERR_UNKNOWN_NAME;
-		v = p->hd.id;
-	}
-	out[0] = (uint8_t)(v >> 8);
-	out[1] = (uint8_t)v;
-	return MEGACO_OK;
+	return id2(&reg->by_name, name, len, out);
 }
 
 size_t reg_package_to_name(const megaco_registry *reg, const uint8_t id[2], char *buf)
 {
-	unsigned v = (unsigned)id[0] << 8 | id[1];
-	const reg_package *p = pkg_by_id(reg, v);
-	return p && p->hd.name[0] ? put_str(buf, p->hd.name) : put_hex(buf, v);
+	return name2(&reg->by_id, id, buf);
 }
 
 int reg_name_to_id(const megaco_registry *reg, megaco_item_kind kind, const char *name,
@@ -358,23 +360,12 @@ size_t reg_id_to_name(const megaco_registry *reg, megaco_item_kind kind, const u
 
 int reg_param_to_id(const reg_item *item, const char *name, size_t len, uint8_t out[2])
 {
-	long v = reg_fallback_value(name, len);
-	if (v < 0) {
-		const named *e = item ? find_name(&item->params_by_name, name, len) : NULL;
-		if (!e)
-			return MEGACO_ERR_UNKNOWN_NAME;
-		v = e->id;
-	}
-	out[0] = (uint8_t)(v >> 8);
-	out[1] = (uint8_t)v;
-	return MEGACO_OK;
+	return id2(item ? &item->params_by_name : NULL, name, len, out);
 }
 
 size_t reg_param_to_name(const reg_item *item, const uint8_t id[2], char *buf)
 {
-	unsigned v = (unsigned)id[0] << 8 | id[1];
-	const named *e = item ? find_id(&item->params_by_id, v) : NULL;
-	return e ? put_str(buf, e->name) : put_hex(buf, v);
+	return name2(item ? &item->params_by_id : NULL, id, buf);
 }
 
 /* --- building -------------------------------------------------------------- */
