@@ -6,11 +6,12 @@
  *
  * The walk over the schema is unrolled at build time: tools/gen/
  * per_write_emit.c writes megaco_per_write.inc, one function per
- * constructed type and variant, with offsets, bounds and presence bits as
- * constants, which calls the writers below for the leaves, lengths and open
- * types. The encoding rules live here only; the generated code only orders
- * the calls. Each rule takes the variant as a constant `A` (1: ALIGNED),
- * so the compiler keeps only its half in each generated function.
+ * constructed type, with offsets, bounds and presence bits as constants,
+ * which calls the writers below for the leaves, lengths and open types.
+ * The encoding rules live here only; the generated code only orders the
+ * calls. Each rule takes the variant as an argument `A` (1: ALIGNED); the
+ * generated code passes the writer's run-time w->aligned, so one copy of
+ * it serves both variants.
  *
  * A message is written by the module of its version: Message.version,
  * written before the body, is kept in the writer, and the generated code of
@@ -64,6 +65,7 @@ typedef struct pw {
 	uintptr_t stack_floor; /* recursion stops when the stack reaches down to here */
 	unsigned rec, rec_max; /* recursive types around the value written, and the most */
 	long version;          /* the message's (Message.version) once written; before, LONG_MAX: v3 */
+	int aligned;           /* ALIGNED (1) or UNALIGNED (0): what the bit primitives consult */
 	int error;             /* W_* once a writer returned -1 */
 	const schema_member *fail_member;
 	int fail_type;
@@ -640,9 +642,10 @@ int per_write(unsigned type, const void *ptr, int aligned, unsigned max_depth,
 	w.stack_floor = here > PER_STACK_BUDGET ? here - PER_STACK_BUDGET : 0;
 	w.rec = 0, w.rec_max = 0;
 	w.version = LONG_MAX; /* a value written without its message: the v3 module, the schema's */
+	w.aligned = A;
 	if (!ptr)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "no value");
-	int rc = type < SCHEMA_NTYPES ? write_root(&w, type, A, ptr) : 1;
+	int rc = type < SCHEMA_NTYPES ? write_root(&w, type, ptr) : 1;
 	if (rc > 0)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "no such constructed schema type");
 	if (rc < 0 || !levels_ok(&w, type, ptr, max_depth))

@@ -1,12 +1,13 @@
 /*
  * Writes the PER reader's per-type functions (megaco_per_read.inc,
- * #included by src/per_reader.c once per variant, UNALIGNED and ALIGNED)
+ * #included by src/per_reader.c)
  * from the schema model: one function per constructed type under the
  * constraint it is used with, with member offsets, struct sizes and
  * constraint bounds as constants, calling per_reader.c's building blocks
  * for the leaves, lengths and open types. The decoding rules are
- * per_reader.c's; this only unrolls the walk over the schema. Names go
- * through PFX() and the variant is AL, both defined by the includer.
+ * per_reader.c's; this only unrolls the walk over the schema. The variant
+ * (UNALIGNED or ALIGNED) is the reader's run-time r->aligned, which only
+ * the building blocks consult: one copy serves both.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -122,7 +123,7 @@ static void emit_decode(int k, const char *slot, const char *depth, const char *
 	char size[2 * GEN_NAME + 16];
 	gen_size_expr(g, size, sizeof size);
 	if (constructed(t->kind)) {
-		fprintf(out, "%src = PFX(d_%d)(r, %s, in, %s);\n", ind, func_of(m->type, m->per), slot, depth);
+		fprintf(out, "%src = d_%d(r, %s, in, %s);\n", ind, func_of(m->type, m->per), slot, depth);
 		return;
 	}
 	switch (t->kind) {
@@ -130,13 +131,13 @@ static void emit_decode(int k, const char *slot, const char *depth, const char *
 		if (!m->per || pc->value.flags != SR_CONSTRAINED || pc->value.range_bits < 0 ||
 		    pc->value.range_bits > 63)
 			fail("INTEGER without a constrained range", m->name);
-		fprintf(out, "%src = int_c(r, %s, in, AL, %d, %s, %s);\n", ind, slot,
+		fprintf(out, "%src = int_c(r, %s, in, r->aligned, %d, %s, %s);\n", ind, slot,
 		        pc->value.range_bits, lit(pc->value.lower), lit(pc->value.upper));
 		return;
 	case SK_ENUM:
 		if (!m->per)
 			fail("ENUMERATED without a PER constraint", m->name);
-		fprintf(out, "%src = enum_c(r, %s, in, AL, %d, %d, %s, %d, %u, %u, &schema_enums[%u]);\n",
+		fprintf(out, "%src = enum_c(r, %s, in, r->aligned, %d, %d, %s, %d, %u, %u, &schema_enums[%u]);\n",
 		        ind, slot, (pc->value.flags & SR_EXTENSIBLE) != 0, pc->value.range_bits,
 		        lit(pc->value.upper - pc->value.lower),
 		        (t->flags & SF_EXTENSIBLE) != 0, t->enum_root, t->enum_count, t->enum_first);
@@ -149,7 +150,7 @@ static void emit_decode(int k, const char *slot, const char *depth, const char *
 		return;
 	default: { /* strings, OID as asn1c reads it (an OCTET STRING) */
 		strnums s = string_numbers(t->kind, pc, m->per, m->name);
-		fprintf(out, "%src = octets_c(r, %s, in, AL, %d, %d, %d, %s, %s, %uu, %s, %s, %s);\n", ind,
+		fprintf(out, "%src = octets_c(r, %s, in, r->aligned, %d, %d, %d, %s, %s, %uu, %s, %s, %s);\n", ind,
 		        slot, t->kind == SK_BITS, s.ext, s.nbits, lit(s.lb), lit(s.ub), s.unit_bits,
 		        lit(s.clb), lit(s.cub), size);
 		return;
@@ -180,7 +181,7 @@ static void emit_member(int k, const char *ind)
 /* A value decoder for member k, for a function pointer (open types, list items). */
 static void emit_value_func(int k)
 {
-	fprintf(out, "\n/* %s */\nstatic inline int PFX(v_%d)(reader *r, void **sptr, per_in *in, "
+	fprintf(out, "\n/* %s */\nstatic inline int v_%d(reader *r, void **sptr, per_in *in, "
 	             "unsigned depth)\n{\n\tint rc;\n\t(void)in;\n\t(void)depth;\n",
 	        S->members[k].m.name ? S->members[k].m.name : "item", k);
 	emit_decode(k, "sptr", "depth", "\t");
@@ -289,7 +290,7 @@ static void emit_sequence(const gen_type *g)
 	}
 	/* The extension additions, each an open type behind a presence bit. */
 	fprintf(out, "\tif (!(head >> %u))\n\t\treturn PER_OK;\n\tper_in epmd;\n\tint64_t present;\n"
-	             "\t(void)present;\n\tif ((rc = ext_bitmap(in, AL, &epmd)) != PER_OK)\n\t\treturn rc;\n",
+	             "\t(void)present;\n\tif ((rc = ext_bitmap(in, r->aligned, &epmd)) != PER_OK)\n\t\treturn rc;\n",
 	        t->opt_count);
 	for (int i = 0; i < t->count; i++) {
 		int mk = t->first + i;
@@ -301,10 +302,10 @@ static void emit_sequence(const gen_type *g)
 		char off[2 * GEN_NAME + 64];
 		gen_offset_expr(S, &S->members[mk], off, sizeof off);
 		fprintf(out, "\tif ((present = rd_get(&epmd, 1)) < 0)\n\t\treturn PER_OK;\n"
-		             "\tif (present && (rc = open_type(r, in, AL, PFX(v_%d), (void **)(st + %s), "
+		             "\tif (present && (rc = open_type(r, in, r->aligned, v_%d, (void **)(st + %s), "
 		             "depth + 1)) != PER_OK)\n\t\treturn rc; /* %s */\n", mk, off, m->name);
 	}
-	fputs("\treturn skip_unknown_extension(r, &epmd, in, AL);\n", out);
+	fputs("\treturn skip_unknown_extension(r, &epmd, in, r->aligned);\n", out);
 }
 
 static void emit_choice(const gen_type *g, int per)
@@ -321,7 +322,7 @@ static void emit_choice(const gen_type *g, int per)
 	fputs("\tint rc;\n\tvoid *tmp;\n\t(void)rc;\n\t(void)tmp;\n\tint64_t v;\n", out);
 	emit_head(g);
 	if (nbits >= 0) {
-		fprintf(out, "\tif ((v = choice_index(in, AL, %d, %d, %s)) < 0)%s\n", ext, nbits,
+		fprintf(out, "\tif ((v = choice_index(in, r->aligned, %d, %d, %s)) < 0)%s\n", ext, nbits,
 		        lit(pc->value.upper - pc->value.lower), ext ? " {" : "");
 		fputs(ext ? "\t\tif (v == -1)\n\t\t\treturn PER_STARVED;\n\t\tgoto extension;\n\t}\n"
 		          : "\t\treturn PER_STARVED;\n", out);
@@ -343,7 +344,7 @@ static void emit_choice(const gen_type *g, int per)
 	}
 	/* An alternative after "...": known ones as open types; an unknown one
 	 * is refused (the model could not hold it). */
-	fprintf(out, "\tif ((v = nsnnwn_get(in, AL)) < 0)\n\t\treturn PER_STARVED;\n"
+	fprintf(out, "\tif ((v = nsnnwn_get(in, r->aligned)) < 0)\n\t\treturn PER_STARVED;\n"
 	             "\tv += %u;\n\tif (v >= %u)\n\t\treturn PER_FAIL;\n"
 	             "\tschema_present_set(st + %s, %s, (int)v + 1);\n\tswitch (v) {\n",
 	        t->root_count, t->count, po, ps);
@@ -352,7 +353,7 @@ static void emit_choice(const gen_type *g, int per)
 		char slot[2 * GEN_NAME + 96];
 		fprintf(out, "\tcase %d: /* %s */\n", i, S->members[mk].m.name);
 		slot_of(mk, slot, sizeof slot, "\t\t");
-		fprintf(out, "\t\treturn open_type(r, in, AL, PFX(v_%d), %s, depth + 1);\n", mk, slot);
+		fprintf(out, "\t\treturn open_type(r, in, r->aligned, v_%d, %s, depth + 1);\n", mk, slot);
 	}
 	fputs("\tdefault:\n\t\treturn PER_FAIL;\n\t}\n", out);
 }
@@ -369,9 +370,9 @@ static void emit_list(int f, const gen_type *g, int per)
 	int ext = per && (pc->size.flags & SR_EXTENSIBLE);
 	fprintf(out, "\tif (depth >= r->max_depth)\n\t\treturn PER_DEEP;\n"
 	             "\tasn_anonymous_set_ *list;\n\tlong nelems;\n\tint repeat, nbits = %d;\n"
-	             "\tint rc = list_head(r, sptr, in, AL, %d, &nbits, %s, %s, %s, &list, &nelems, &repeat);\n"
+	             "\tint rc = list_head(r, sptr, in, r->aligned, %d, &nbits, %s, %s, %s, &list, &nelems, &repeat);\n"
 	             "\tif (rc != PER_OK || (nelems == 0 && !repeat))\n\t\treturn rc;\n"
-	             "\treturn PFX(l_%d)(r, list, in, depth, nbits, nelems, repeat);\n",
+	             "\treturn l_%d(r, list, in, depth, nbits, nelems, repeat);\n",
 	        nbits, ext, lit(lb), lit(ub), size, f);
 	(void)t;
 }
@@ -384,12 +385,12 @@ static void emit_func(int f)
 	if (t->kind == SK_SET_OF)
 		fail("SET OF is not in the module", t->name);
 	if (t->kind == SK_SEQUENCE_OF) {
-		fprintf(out, "\nstatic int PFX(l_%d)(reader *r, asn_anonymous_set_ *list, per_in *in, "
+		fprintf(out, "\nstatic int l_%d(reader *r, asn_anonymous_set_ *list, per_in *in, "
 		             "unsigned depth, int nbits, long nelems, int repeat)\n{\n"
-		             "\treturn list_items(r, list, in, AL, PFX(v_%d), depth + 1, nbits, nelems, repeat);\n}\n",
+		             "\treturn list_items(r, list, in, r->aligned, v_%d, depth + 1, nbits, nelems, repeat);\n}\n",
 		        f, t->first);
 	}
-	fprintf(out, "\n/* %s */\nstatic %sint PFX(d_%d)(reader *r, void **sptr, per_in *in, unsigned depth)\n{\n",
+	fprintf(out, "\n/* %s */\nstatic %sint d_%d(reader *r, void **sptr, per_in *in, unsigned depth)\n{\n",
 	        t->name ? t->name : "?", t->kind == SK_SEQUENCE_OF ? "inline " : "", f);
 	if (t->kind == SK_SEQUENCE)
 		emit_sequence(g);
@@ -408,11 +409,11 @@ int emit_per_readers(const gen_schema *s, FILE *f)
 	nfuncs = 0;
 	collect(s->root, s->types[s->root].t.per);
 	fputs("/* Generated by tools/gen (per_read_emit.c) from the schema; do not edit.\n"
-	      " * Included by src/per_reader.c with PFX() and AL defined. */\n", out);
+	      " * Included by src/per_reader.c. */\n", out);
 	emit_includes(s, out);
 	fputs("\n", out);
 	for (int i = 0; i < nfuncs; i++)
-		fprintf(out, "static %sint PFX(d_%d)(reader *r, void **sptr, per_in *in, unsigned depth);\n",
+		fprintf(out, "static %sint d_%d(reader *r, void **sptr, per_in *in, unsigned depth);\n",
 		        s->types[funcs[i].type].t.kind == SK_SEQUENCE_OF ? "inline " : "", i);
 	/* Value decoders for list items and extension additions. */
 	for (int i = 0; i < s->nmembers; i++) {
@@ -426,7 +427,7 @@ int emit_per_readers(const gen_schema *s, FILE *f)
 	}
 	for (int i = 0; i < nfuncs; i++)
 		emit_func(i);
-	fprintf(out, "\n/* The message. */\nstatic int PFX(read_root)(reader *r, void **sptr, per_in *in)\n"
-	             "{\n\treturn PFX(d_%d)(r, sptr, in, 0);\n}\n", func_of(s->root, s->types[s->root].t.per));
+	fprintf(out, "\n/* The message. */\nstatic int read_root(reader *r, void **sptr, per_in *in)\n"
+	             "{\n\treturn d_%d(r, sptr, in, 0);\n}\n", func_of(s->root, s->types[s->root].t.per));
 	return failed || ferror(f) ? -1 : 0;
 }
