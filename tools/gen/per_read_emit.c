@@ -7,7 +7,9 @@
  * for the leaves, lengths and open types. The decoding rules are
  * per_reader.c's; this only unrolls the walk over the schema. The variant
  * (UNALIGNED or ALIGNED) is the reader's run-time r->aligned, which only
- * the building blocks consult: one copy serves both.
+ * the building blocks consult: one copy serves both. Each function reads
+ * it once into a local (al), which the stores into the model cannot
+ * change, so it stays in a register.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -22,6 +24,9 @@ static int failed;
 
 /* A constructed value's decoder: one per (type, effective constraint). */
 #define MAX_FUNCS 1024
+
+/* The variant, read once at the top of each generated function. */
+#define AL_LOCAL "\tconst int al = r->aligned;\n\t(void)al;\n"
 static struct {
 	int type, per;
 } funcs[MAX_FUNCS];
@@ -131,13 +136,13 @@ static void emit_decode(int k, const char *slot, const char *depth, const char *
 		if (!m->per || pc->value.flags != SR_CONSTRAINED || pc->value.range_bits < 0 ||
 		    pc->value.range_bits > 63)
 			fail("INTEGER without a constrained range", m->name);
-		fprintf(out, "%src = int_c(r, %s, in, r->aligned, %d, %s, %s);\n", ind, slot,
+		fprintf(out, "%src = int_c(r, %s, in, al, %d, %s, %s);\n", ind, slot,
 		        pc->value.range_bits, lit(pc->value.lower), lit(pc->value.upper));
 		return;
 	case SK_ENUM:
 		if (!m->per)
 			fail("ENUMERATED without a PER constraint", m->name);
-		fprintf(out, "%src = enum_c(r, %s, in, r->aligned, %d, %d, %s, %d, %u, %u, &schema_enums[%u]);\n",
+		fprintf(out, "%src = enum_c(r, %s, in, al, %d, %d, %s, %d, %u, %u, &schema_enums[%u]);\n",
 		        ind, slot, (pc->value.flags & SR_EXTENSIBLE) != 0, pc->value.range_bits,
 		        lit(pc->value.upper - pc->value.lower),
 		        (t->flags & SF_EXTENSIBLE) != 0, t->enum_root, t->enum_count, t->enum_first);
@@ -150,7 +155,7 @@ static void emit_decode(int k, const char *slot, const char *depth, const char *
 		return;
 	default: { /* strings, OID as asn1c reads it (an OCTET STRING) */
 		strnums s = string_numbers(t->kind, pc, m->per, m->name);
-		fprintf(out, "%src = octets_c(r, %s, in, r->aligned, %d, %d, %d, %s, %s, %uu, %s, %s, %s);\n", ind,
+		fprintf(out, "%src = octets_c(r, %s, in, al, %d, %d, %d, %s, %s, %uu, %s, %s, %s);\n", ind,
 		        slot, t->kind == SK_BITS, s.ext, s.nbits, lit(s.lb), lit(s.ub), s.unit_bits,
 		        lit(s.clb), lit(s.cub), size);
 		return;
@@ -182,7 +187,7 @@ static void emit_member(int k, const char *ind)
 static void emit_value_func(int k)
 {
 	fprintf(out, "\n/* %s */\nstatic inline int v_%d(reader *r, void **sptr, per_in *in, "
-	             "unsigned depth)\n{\n\tint rc;\n\t(void)in;\n\t(void)depth;\n",
+	             "unsigned depth)\n{\n\tint rc;\n\t(void)in;\n\t(void)depth;\n" AL_LOCAL,
 	        S->members[k].m.name ? S->members[k].m.name : "item", k);
 	emit_decode(k, "sptr", "depth", "\t");
 	fputs("\treturn rc;\n}\n", out);
@@ -290,7 +295,7 @@ static void emit_sequence(const gen_type *g)
 	}
 	/* The extension additions, each an open type behind a presence bit. */
 	fprintf(out, "\tif (!(head >> %u))\n\t\treturn PER_OK;\n\tper_in epmd;\n\tint64_t present;\n"
-	             "\t(void)present;\n\tif ((rc = ext_bitmap(in, r->aligned, &epmd)) != PER_OK)\n\t\treturn rc;\n",
+	             "\t(void)present;\n\tif ((rc = ext_bitmap(in, al, &epmd)) != PER_OK)\n\t\treturn rc;\n",
 	        t->opt_count);
 	for (int i = 0; i < t->count; i++) {
 		int mk = t->first + i;
@@ -302,10 +307,10 @@ static void emit_sequence(const gen_type *g)
 		char off[2 * GEN_NAME + 64];
 		gen_offset_expr(S, &S->members[mk], off, sizeof off);
 		fprintf(out, "\tif ((present = rd_get(&epmd, 1)) < 0)\n\t\treturn PER_OK;\n"
-		             "\tif (present && (rc = open_type(r, in, r->aligned, v_%d, (void **)(st + %s), "
+		             "\tif (present && (rc = open_type(r, in, al, v_%d, (void **)(st + %s), "
 		             "depth + 1)) != PER_OK)\n\t\treturn rc; /* %s */\n", mk, off, m->name);
 	}
-	fputs("\treturn skip_unknown_extension(r, &epmd, in, r->aligned);\n", out);
+	fputs("\treturn skip_unknown_extension(r, &epmd, in, al);\n", out);
 }
 
 static void emit_choice(const gen_type *g, int per)
@@ -322,7 +327,7 @@ static void emit_choice(const gen_type *g, int per)
 	fputs("\tint rc;\n\tvoid *tmp;\n\t(void)rc;\n\t(void)tmp;\n\tint64_t v;\n", out);
 	emit_head(g);
 	if (nbits >= 0) {
-		fprintf(out, "\tif ((v = choice_index(in, r->aligned, %d, %d, %s)) < 0)%s\n", ext, nbits,
+		fprintf(out, "\tif ((v = choice_index(in, al, %d, %d, %s)) < 0)%s\n", ext, nbits,
 		        lit(pc->value.upper - pc->value.lower), ext ? " {" : "");
 		fputs(ext ? "\t\tif (v == -1)\n\t\t\treturn PER_STARVED;\n\t\tgoto extension;\n\t}\n"
 		          : "\t\treturn PER_STARVED;\n", out);
@@ -344,7 +349,7 @@ static void emit_choice(const gen_type *g, int per)
 	}
 	/* An alternative after "...": known ones as open types; an unknown one
 	 * is refused (the model could not hold it). */
-	fprintf(out, "\tif ((v = nsnnwn_get(in, r->aligned)) < 0)\n\t\treturn PER_STARVED;\n"
+	fprintf(out, "\tif ((v = nsnnwn_get(in, al)) < 0)\n\t\treturn PER_STARVED;\n"
 	             "\tv += %u;\n\tif (v >= %u)\n\t\treturn PER_FAIL;\n"
 	             "\tschema_present_set(st + %s, %s, (int)v + 1);\n\tswitch (v) {\n",
 	        t->root_count, t->count, po, ps);
@@ -353,7 +358,7 @@ static void emit_choice(const gen_type *g, int per)
 		char slot[2 * GEN_NAME + 96];
 		fprintf(out, "\tcase %d: /* %s */\n", i, S->members[mk].m.name);
 		slot_of(mk, slot, sizeof slot, "\t\t");
-		fprintf(out, "\t\treturn open_type(r, in, r->aligned, v_%d, %s, depth + 1);\n", mk, slot);
+		fprintf(out, "\t\treturn open_type(r, in, al, v_%d, %s, depth + 1);\n", mk, slot);
 	}
 	fputs("\tdefault:\n\t\treturn PER_FAIL;\n\t}\n", out);
 }
@@ -370,7 +375,7 @@ static void emit_list(int f, const gen_type *g, int per)
 	int ext = per && (pc->size.flags & SR_EXTENSIBLE);
 	fprintf(out, "\tif (depth >= r->max_depth)\n\t\treturn PER_DEEP;\n"
 	             "\tasn_anonymous_set_ *list;\n\tlong nelems;\n\tint repeat, nbits = %d;\n"
-	             "\tint rc = list_head(r, sptr, in, r->aligned, %d, &nbits, %s, %s, %s, &list, &nelems, &repeat);\n"
+	             "\tint rc = list_head(r, sptr, in, al, %d, &nbits, %s, %s, %s, &list, &nelems, &repeat);\n"
 	             "\tif (rc != PER_OK || (nelems == 0 && !repeat))\n\t\treturn rc;\n"
 	             "\treturn l_%d(r, list, in, depth, nbits, nelems, repeat);\n",
 	        nbits, ext, lit(lb), lit(ub), size, f);
@@ -386,11 +391,12 @@ static void emit_func(int f)
 		fail("SET OF is not in the module", t->name);
 	if (t->kind == SK_SEQUENCE_OF) {
 		fprintf(out, "\nstatic int l_%d(reader *r, asn_anonymous_set_ *list, per_in *in, "
-		             "unsigned depth, int nbits, long nelems, int repeat)\n{\n"
-		             "\treturn list_items(r, list, in, r->aligned, v_%d, depth + 1, nbits, nelems, repeat);\n}\n",
+		             "unsigned depth, int nbits, long nelems, int repeat)\n{\n" AL_LOCAL
+		             "\treturn list_items(r, list, in, al, v_%d, depth + 1, nbits, nelems, repeat);\n}\n",
 		        f, t->first);
 	}
-	fprintf(out, "\n/* %s */\nstatic %sint d_%d(reader *r, void **sptr, per_in *in, unsigned depth)\n{\n",
+	fprintf(out, "\n/* %s */\nstatic %sint d_%d(reader *r, void **sptr, per_in *in, unsigned depth)\n{\n"
+	             AL_LOCAL,
 	        t->name ? t->name : "?", t->kind == SK_SEQUENCE_OF ? "inline " : "", f);
 	if (t->kind == SK_SEQUENCE)
 		emit_sequence(g);
