@@ -680,9 +680,10 @@ static ALWAYS_INLINE unsigned aligned_unit(unsigned b)
  * generated caller. A character is offset by clb only when cub does not
  * fit the unit (asn1c compares with 2^bits, X.691 30.5.4 with 2^bits - 1).
  * ALIGNED (X.691 16, 30.5.7): the contents start on an octet unless the
- * size is fixed at 16 bits or less.
+ * size is fixed at 16 bits or less. octets_c() gives octets_v() the unit
+ * and offset of the variant as constants.
  */
-static ALWAYS_INLINE int octets_c(reader *r, void **sptr, per_in *in, int al, int bits,
+static ALWAYS_INLINE int octets_v(reader *r, void **sptr, per_in *in, int al, int bits,
                                   int extensible, int nbits, long long lb, long long ub,
                                   unsigned unit_bits, long long clb, long long cub,
                                   size_t struct_size)
@@ -690,11 +691,6 @@ static ALWAYS_INLINE int octets_c(reader *r, void **sptr, per_in *in, int al, in
 	BIT_STRING_t *st = *sptr;
 	if (!st && !(st = *sptr = alloc_zero(r, struct_size)))
 		return PER_FAIL;
-	if (al && !bits)
-		unit_bits = aligned_unit(unit_bits);
-	if (!al ? (unsigned long long)cub <= (2ULL << (unit_bits - 1))
-	        : (unsigned long long)cub < (1ULL << unit_bits))
-		clb = 0;
 	if (extensible) {
 		int64_t b = rd_get(in, 1);
 		if (b < 0)
@@ -754,6 +750,24 @@ static ALWAYS_INLINE int octets_c(reader *r, void **sptr, per_in *in, int al, in
 	st->size = (int)len_bytes;
 	p[len_bytes] = 0;
 	return PER_OK;
+}
+
+/* A run-time unit size would unpack characters a bit at a time, so a string
+ * whose unit or offset differs between the variants gets a copy for each. */
+static ALWAYS_INLINE int octets_c(reader *r, void **sptr, per_in *in, int al, int bits,
+                                  int extensible, int nbits, long long lb, long long ub,
+                                  unsigned unit_bits, long long clb, long long cub,
+                                  size_t struct_size)
+{
+	unsigned a_unit = bits ? unit_bits : aligned_unit(unit_bits);
+	long long u_clb = (unsigned long long)cub <= (2ULL << (unit_bits - 1)) ? 0 : clb;
+	long long a_clb = (unsigned long long)cub < (1ULL << a_unit) ? 0 : clb;
+	if (a_unit == unit_bits && a_clb == u_clb)
+		return octets_v(r, sptr, in, al, bits, extensible, nbits, lb, ub, unit_bits, u_clb, cub,
+		                struct_size);
+	return al ? octets_v(r, sptr, in, 1, bits, extensible, nbits, lb, ub, a_unit, a_clb, cub, struct_size)
+	          : octets_v(r, sptr, in, 0, bits, extensible, nbits, lb, ub, unit_bits, u_clb, cub,
+	                     struct_size);
 }
 
 /* --- other leaves ------------------------------------------------------------- */

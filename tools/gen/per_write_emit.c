@@ -159,18 +159,16 @@ static void emit_value(int k, const char *ind)
 			                     ubits[1] != 8))
 				refuse(tn, mn, "an IA5String alphabet other than 0..127");
 		}
-		char ub[32], cl[96];
-		if (ubits[0] == ubits[1])
-			snprintf(ub, sizeof ub, "%d", ubits[0]);
-		else
-			snprintf(ub, sizeof ub, "%s ? %d : %d", AL, ubits[1], ubits[0]);
-		if (clo[0] == clo[1])
-			snprintf(cl, sizeof cl, "%s", lit(clo[0]));
-		else
-			snprintf(cl, sizeof cl, "%s ? %s : %s", AL, lit(clo[1]), lit(clo[0]));
-		fprintf(out, "%sif (w_string(w, %s, m, %s, %d, %d, %d, %d, %s, %s, %s, %s, %s))\n%s\treturn -1;\n",
-		        ind, AL, ref, st, (sm->flags & SM_NAMED_BITS) != 0, ext, nbits, lit(lo), lit(hi), ub,
-		        cl, lit(chi), ind);
+		/* A unit or offset that differs between the variants is a
+		 * copy of the call for each, so the units pack with constant
+		 * shifts. */
+		int both = ubits[0] == ubits[1] && clo[0] == clo[1];
+		fprintf(out, "%sif (%s", ind, both ? "" : "A ? ");
+		for (int a = both ? 0 : 1; a >= 0; a--)
+			fprintf(out, "w_string(w, %s, m, %s, %d, %d, %d, %d, %s, %s, %d, %s, %s)%s",
+			        both ? AL : a ? "1" : "0", ref, st, (sm->flags & SM_NAMED_BITS) != 0, ext,
+			        nbits, lit(lo), lit(hi), ubits[a], lit(clo[a]), lit(chi), a ? " : " : "");
+		fprintf(out, ")\n%s\treturn -1;\n", ind);
 		return;
 	}
 	default:
