@@ -33,36 +33,34 @@ static const char *exe_dir(const char *argv0, char *buf, size_t cap)
 const char *bench_find_shipped(const char *argv0, const char *src_rel, const char *data_rel,
                                int (*ok)(const char *path), char *buf, size_t cap)
 {
-	const char *src = getenv("MEGACO_SOURCE_DIR");
 	char exe[PATH_MAX];
-	if (src && *src) {
-		snprintf(buf, cap, "%s/%s", src, src_rel);
-		if (ok(buf))
-			return buf;
-	}
-	if (exe_dir(argv0, exe, sizeof exe)) {
+	const char *exe_at = exe_dir(argv0, exe, sizeof exe);
+	/* In order: a directory, what leads from it to a tree, and where in that tree. */
+	const struct {
+		const char *dir, *to_tree, *in_tree;
+	} places[] = {
+		{ getenv("MEGACO_SOURCE_DIR"), "", src_rel },
 		/* <build>/tools/megaco-bench -> <source>/ for in-source-tree builds */
-		snprintf(buf, cap, "%s/../../%s", exe, src_rel);
-		if (ok(buf))
-			return buf;
+		{ exe_at, "../../", src_rel },
 #ifdef MEGACO_BENCH_DATA_REL
 		/* <prefix>/bin/megaco-bench -> <prefix>/share/megaco/: an installed
 		   binary reads its own tree's, wherever it was installed or moved to */
-		snprintf(buf, cap, "%s/%s/%s", exe, MEGACO_BENCH_DATA_REL, data_rel);
-		if (ok(buf))
-			return buf;
+		{ exe_at, MEGACO_BENCH_DATA_REL "/", data_rel },
 #endif
-	}
 #ifdef MEGACO_BENCH_SOURCE_DIR
-	snprintf(buf, cap, "%s/%s", MEGACO_BENCH_SOURCE_DIR, src_rel);
-	if (ok(buf))
-		return buf;
+		{ MEGACO_BENCH_SOURCE_DIR, "", src_rel },
 #endif
 #ifdef MEGACO_BENCH_DATA_DIR
-	snprintf(buf, cap, "%s/%s", MEGACO_BENCH_DATA_DIR, data_rel);
-	if (ok(buf))
-		return buf;
+		{ MEGACO_BENCH_DATA_DIR, "", data_rel },
 #endif
+	};
+	for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+		if (!places[i].dir || !*places[i].dir)
+			continue;
+		snprintf(buf, cap, "%s/%s%s", places[i].dir, places[i].to_tree, places[i].in_tree);
+		if (ok(buf))
+			return buf;
+	}
 	return NULL;
 }
 
