@@ -36,9 +36,7 @@ static void mark(const gen_schema *s, int ti, unsigned char *called)
 		return;
 	called[ti] = 1;
 	const schema_type *t = &s->types[ti].t;
-	int constructed = t->kind == SK_SEQUENCE || t->kind == SK_CHOICE ||
-	                  t->kind == SK_SEQUENCE_OF || t->kind == SK_SET_OF;
-	for (int k = 0; constructed && k < t->count; k++)
+	for (int k = 0; schema_constructed(t->kind) && k < t->count; k++)
 		if (enters(s, &s->members[t->first + k].m))
 			mark(s, s->members[t->first + k].m.type, called);
 }
