@@ -11,7 +11,8 @@
 struct MegacoMessage;
 
 /*
- * Checks that m uses only elements that exist in protocol version `version`
+ * Checks that m (a sound model: model_check()'s, no NULL list element) uses
+ * only elements that exist in protocol version `version`
  * (normally m's own Message.version) and, when binary, has every member that
  * version's ASN.1 module makes mandatory (v1: EventsDescriptor.requestID;
  * text follows the version's ABNF there, which does not). Returns MEGACO_OK;

@@ -147,7 +147,7 @@ int emit_version_checks(const gen_schema *s, FILE *f)
 		case SK_SET_OF:
 			fprintf(f, "\tconst asn_anonymous_set_ *l = _A_CSET_FROM_VOID(p);\n"
 			           "\tfor (int i = 0; i < l->count; i++) {\n\t\tint rc;\n"
-			           "\t\tif (l->array[i] && (rc = vc_%s(c, l->array[i])) != 0)\n"
+			           "\t\tif ((rc = vc_%s(c, l->array[i])) != 0)\n"
 			           "\t\t\treturn rc;\n\t}\n\treturn 0;\n",
 			        s->types[s->members[t->first].m.type].cname);
 			break;
