@@ -168,19 +168,22 @@ static int conv_pkgd(conv *c, OCTET_STRING_t *os, megaco_item_kind kind, const r
 	return set_octets(c, os, text, n);
 }
 
-/* An event's or signal's parameter name; item is the registry's event or signal. */
-static int conv_param(conv *c, OCTET_STRING_t *os, const reg_item *item)
+/* A package name, or (param) a parameter name of item, the registry's event or signal. */
+static int conv_id2(conv *c, OCTET_STRING_t *os, int param, const reg_item *item)
 {
+	const char *what = param ? "parameter" : "package";
 	if (c->to_binary) {
 		uint8_t id[2];
-		if (reg_param_to_id(item, (const char *)os->buf, (size_t)os->size, id))
-			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "parameter", os);
+		if (param ? reg_param_to_id(item, (const char *)os->buf, (size_t)os->size, id)
+		          : reg_package_to_id(c->reg, (const char *)os->buf, (size_t)os->size, id))
+			return fail(c, MEGACO_ERR_UNKNOWN_NAME, what, os);
 		return set_octets(c, os, id, 2);
 	}
 	if (os->size != 2)
-		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "parameter", os);
+		return fail(c, MEGACO_ERR_UNKNOWN_NAME, what, os);
 	char text[REG_NAME_MAX];
-	size_t n = reg_param_to_name(item, os->buf, text);
+	size_t n = param ? reg_param_to_name(item, os->buf, text)
+	                 : reg_package_to_name(c->reg, os->buf, text);
 	return set_octets(c, os, text, n);
 }
 
@@ -212,21 +215,6 @@ static int conv_dialplan(conv *c, OCTET_STRING_t *os)
 	            ? snprintf(text, sizeof text, "dialplan%u%u", os->buf[0], os->buf[1])
 	            : snprintf(text, sizeof text, "x%02x%02x", os->buf[0], os->buf[1]);
 	return set_octets(c, os, text, (size_t)n);
-}
-
-static int conv_package(conv *c, OCTET_STRING_t *os)
-{
-	if (c->to_binary) {
-		uint8_t id[2];
-		if (reg_package_to_id(c->reg, (const char *)os->buf, (size_t)os->size, id))
-			return fail(c, MEGACO_ERR_UNKNOWN_NAME, "package", os);
-		return set_octets(c, os, id, 2);
-	}
-	if (os->size != 2)
-		return fail(c, MEGACO_ERR_UNKNOWN_NAME, "package", os);
-	char text[REG_NAME_MAX];
-	size_t n = reg_package_to_name(c->reg, os->buf, text);
-	return set_octets(c, os, text, n);
 }
 
 static int walk(conv *c, unsigned type, char *p, const reg_item *item, unsigned depth);
@@ -264,8 +252,8 @@ static int member(conv *c, const schema_member *m, char *parent, const reg_item 
 	case SN_SIGNAL: return conv_pkgd(c, (void *)v, MEGACO_ITEM_SIGNAL, item);
 	case SN_STATISTIC: return conv_pkgd(c, (void *)v, MEGACO_ITEM_STATISTIC, item);
 	case SN_EVENT_PARAM:
-	case SN_SIGNAL_PARAM: return conv_param(c, (void *)v, *item);
-	case SN_PACKAGE: return conv_package(c, (void *)v);
+	case SN_SIGNAL_PARAM: return conv_id2(c, (void *)v, 1, *item);
+	case SN_PACKAGE: return conv_id2(c, (void *)v, 0, NULL);
 	case SN_DIGIT_MAP: return conv_dialplan(c, (void *)v);
 	default: return walk(c, m->type, v, *item, depth);
 	}
