@@ -165,6 +165,17 @@ static inline int is_eoc(pos p, pos lim)
 	return lim - p >= 2 && p[0] == 0 && p[1] == 0;
 }
 
+/* Contents over at *p: lim reached, or when indefinite its end-of-contents octets (*p past them). */
+static inline int at_end(pos *p, pos lim, int indefinite)
+{
+	if (!indefinite)
+		return *p >= lim;
+	if (!is_eoc(*p, lim))
+		return 0;
+	*p += 2;
+	return 1;
+}
+
 /*
  * header() for every form: long tags and lengths, and every error, with
  * its class and offset. p >= lim only where an indefinite-length value
@@ -364,16 +375,10 @@ static NOINLINE pos skip_tlv(reader *r, pos p, pos lim, unsigned depth)
  */
 static NOINLINE pos pass_over(reader *r, pos p, pos lim, int indefinite, unsigned depth)
 {
-	for (;;) {
-		if (indefinite) {
-			if (is_eoc(p, lim))
-				return p + 2;
-		} else if (p >= lim) {
-			return p;
-		}
+	while (!at_end(&p, lim, indefinite))
 		if (!(p = skip_tlv(r, p, lim, depth)))
 			return NULL;
-	}
+	return p;
 }
 
 /* The value whose header h is read (depth levels open around it), passed over. */
@@ -482,14 +487,7 @@ static ALWAYS_INLINE pos seq_end(reader *r, unsigned ti, int ok, pos p, int inde
 static NOINLINE pos seq_tail(reader *r, unsigned ti, pos p, pos lim, int indef, unsigned depth)
 {
 	const schema_type *t = &schema_types[ti];
-	for (;;) {
-		if (!indef) {
-			if (p >= lim)
-				break;
-		} else if (is_eoc(p, lim)) {
-			p += 2;
-			break;
-		}
+	while (!at_end(&p, lim, indef)) {
 		if (!in_extensions(t, t->count)) {
 			mismatch(r, p, ti);
 			return pass_over(r, p, lim, indef, depth);
@@ -611,14 +609,13 @@ static ALWAYS_INLINE int choice_open(reader *r, unsigned ti, pos p, pos lim, con
  * An alternative the CHOICE does not know: of an extensible one, skipped,
  * none present (ber_reader.h); else a mismatch.
  */
-static NOINLINE pos choice_unknown(reader *r, unsigned ti, int extensible, int tagged,
-                                   const hdr *h, choice_frame *f)
+static NOINLINE pos choice_unknown(reader *r, unsigned ti, int extensible, const hdr *h,
+                                   choice_frame *f)
 {
 	if (!extensible) {
 		mismatch(r, f->ap, ti);
 		return NULL;
 	}
-	(void)tagged;
 	pos e = skip_value(r, h, f->alim, f->depth);
 	if (e)
 		r->flags |= BER_READ_UNKNOWN_ALTERNATIVE;
@@ -777,14 +774,7 @@ typedef struct segs {
 static pos read_segments(reader *r, unsigned ti, int bit, pos p, pos lim, int indefinite,
                          unsigned depth, uint32_t tag, uint32_t inner, segs *sg)
 {
-	for (;;) {
-		if (!indefinite) {
-			if (p >= lim)
-				break;
-		} else if (is_eoc(p, lim)) {
-			p += 2;
-			break;
-		}
+	while (!at_end(&p, lim, indefinite)) {
 		hdr h;
 		pos at = p;
 		if (!header(r, p, lim, depth, &h))

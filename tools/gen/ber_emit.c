@@ -231,22 +231,23 @@ static void emit_sequence(int ti)
 		const schema_member *m = &el[i].m;
 		int cons = plain_cons(m->type), id = ident(m->tag, cons);
 		if (id < 0) {
-			fprintf(out, "\t\tgoto general; /* %s: not one identifier octet */\n", m->name);
+			fprintf(out, "\t\tgoto fallback; /* %s: not one identifier octet */\n", m->name);
 			fast_end = 0;
 			break;
 		}
 		fprintf(out, "\t\t/* %s */\n\t\tif (lim - p >= 2 && p[0] == 0x%02x) {\n"
-		             "\t\t\tif (!plain_len(r, p, lim, depth, 0x%xu, %d, &f))\n\t\t\t\tgoto general;\n",
+		             "\t\t\tif (!plain_len(r, p, lim, depth, 0x%xu, %d, &f))\n\t\t\t\tgoto fallback;\n",
 		        m->name, id, (unsigned)m->tag, cons ? 0x20 : 0);
 		place("\t\t\t", t->first + i);
 		emit_value("\t\t\t", m->type, m->tag_mode, "x", "&f", "p", "lim", "depth", 1);
 		fprintf(out, "\t\t\tif (!e)\n\t\t\t\treturn r->code ? NULL : pass_over(r, p, lim, 0, depth);\n"
 		             "\t\t\tp = e;\n\t\t\tedx = %d;\n\t\t}%s\n",
-		        i + 1, m->flags & SM_OPTIONAL ? "" : " else {\n\t\t\tgoto general;\n\t\t}");
+		        i + 1, m->flags & SM_OPTIONAL ? "" : " else {\n\t\t\tgoto fallback;\n\t\t}");
 	}
 	if (fast_end)
-		fputs("\t\tif (p >= lim)\n\t\t\treturn p;\n\t\tgoto general;\n", out);
-	fputs("\t}\ngeneral:\n", out);
+		fputs("\t\tif (p >= lim)\n\t\t\treturn p;\n\t\tgoto fallback;\n", out);
+	/* Said again, so that the argument is not kept through the reads above. */
+	fputs("\t}\nfallback:\n\tindef = 0;\ngeneral:\n", out);
 	fprintf(out, "\tfor (;; edx++) {\n"
 	             "\t\tif (!indef ? p >= lim : is_eoc(p, lim))\n"
 	             "\t\t\treturn seq_end(r, %d, edx >= %d, p, indef);\n"
@@ -383,7 +384,7 @@ static void emit_choice(int ti)
 		emit_value("\t\t", m->type, m->tag_mode, "x", "hp", "f.ap", "f.alim", "f.depth", 0);
 		fputs("\t\tbreak;\n", out);
 	}
-	fprintf(out, "\tdefault:\n\t\te = choice_unknown(r, %d, %d, tagged, hp, &f);\n\t}\n"
+	fprintf(out, "\tdefault:\n\t\te = choice_unknown(r, %d, %d, hp, &f);\n\t}\n"
 	             "\treturn tagged ? choice_close(r, %d, e, &f) : e;\n}\n",
 	        ti, (t->flags & SF_EXTENSIBLE) != 0, ti);
 }
