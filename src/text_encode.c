@@ -540,7 +540,7 @@ TW_INLINE int name_as(enc *e, const OCTET_STRING_t *s, const TerminationID_t *ti
 {
 #if defined(__SSE2__)
 	const uint8_t *p = s->buf;
-	size_t k = s->size > 0 ? (size_t)s->size : 0;
+	size_t k = (unsigned)s->size; /* a negative size is huge here: the slow path's */
 	const int high = tid ? 0xFFFF : 0;
 	const __m128i slash = _mm_set1_epi8('/');
 	/*
@@ -548,7 +548,7 @@ TW_INLINE int name_as(enc *e, const OCTET_STRING_t *s, const TerminationID_t *ti
 	 * are checked are also what gets stored, at the same overlapping offsets.
 	 */
 	text_writer *w = &e->w;
-	if (TW_LIKELY(p && k >= 4 && k <= 32 && tw_room(w) >= 32)) {
+	if (TW_LIKELY(p && k - 4 <= 28 && tw_room(w) >= 32)) {
 		unsigned char *d = w->p;
 		__m128i a, b;
 		int bad;
