@@ -1,7 +1,7 @@
 /*
  * The H.248.1 v3 schema as const tables, for every binary codec (BER/DER,
- * UPER) and the version and name checks. tools/gen/schema_gen.c generates
- * the tables (BUILD/gen/megaco_schema.{c,h}) at build time on the host from
+ * UPER) and the version and name checks. megaco-gen (tools/gen/schema_emit.c)
+ * generates the tables (BUILD/gen/megaco_schema.{c,h}) at build time on the host from
  * asn1c's descriptors of the module; nothing here is computed at run time.
  *
  * For codec writers:
