@@ -34,7 +34,10 @@ cd "$work"
 # Four runs, ten ports apart, below Linux's ephemeral ports (32768-).
 base=$((20000 + (RANDOM % 1200) * 10))
 runs=(udp:text:$base tcp:binary:$((base + 10)) udp:binary:$((base + 20)) tcp:text:$((base + 30)))
-tcpdump -i lo -n -U -w cap.pcap "portrange $base-$((base + 39))" 2> tcpdump.err &
+# The file exists before the wait loop reads it; the background shell opens
+# it (2>>) only when it gets to run.
+: > tcpdump.err
+tcpdump -i lo -n -U -w cap.pcap "portrange $base-$((base + 39))" 2>> tcpdump.err &
 tcpdump_pid=$!
 for _ in $(seq 50); do
   grep -q 'listening on' tcpdump.err && break
