@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "megaco/megaco.h"
 
@@ -52,6 +53,11 @@ typedef struct dump_origin {
 	dump_endpoint src, dst;
 	dump_transport transport;
 } dump_origin;
+
+static inline int endpoint_eq(const dump_endpoint *a, const dump_endpoint *b)
+{
+	return a->family == b->family && a->port == b->port && !memcmp(a->addr, b->addr, 16);
+}
 
 /* Formats "1.2.3.4:2944" or "[::1]:2944" into buf (at least 64 bytes). */
 void endpoint_format(const dump_endpoint *ep, char *buf, size_t cap);
@@ -103,7 +109,9 @@ void transport_payload(dump_ctx *ctx, const dump_origin *o, const uint8_t *p, si
 void transport_udp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len);
 /* Does a text message header (MEGACO/ or !/, any case) start at p? */
 int text_header_at(const uint8_t *p, size_t len);
-int transport_port_wanted(const dump_ctx *ctx, unsigned port);
+/* Reads a UDP, TCP or SCTP header's source and destination ports (the
+ * first four bytes at p) into o; 1 if either is one of ctx's ports. */
+int transport_ports(const dump_ctx *ctx, dump_origin *o, const uint8_t *p);
 
 /* --- sctp_data.c ----------------------------------------------------- */
 sctp_table *sctp_table_new(void);

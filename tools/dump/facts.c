@@ -86,15 +86,22 @@ static int term_audit(walker *w, const TerminationAudit_t *a)
 	return 0;
 }
 
-static int command_request(walker *w, const Command_t *c)
+/* The command fact of command k (a CHOICE index from the first command):
+ * 1 if the walk goes on into the command, else 0 with *rc what to return. */
+static int command(walker *w, int k, int reply, int *rc)
 {
-	int k = (int)c->present - (int)Command_PR_addReq;
+	*rc = 0;
 	if (k < 0 || k >= COMMANDS)
 		return 0;
 	w->f.command = k;
-	w->f.reply = 0;
-	int rc = emit(w, FACT_COMMAND);
-	if (rc)
+	w->f.reply = reply;
+	return !(*rc = emit(w, FACT_COMMAND));
+}
+
+static int command_request(walker *w, const Command_t *c)
+{
+	int rc;
+	if (!command(w, (int)c->present - (int)Command_PR_addReq, 0, &rc))
 		return rc;
 	switch (c->present) {
 	case Command_PR_addReq: return term_list(w, &c->choice.addReq.terminationID);
@@ -127,13 +134,8 @@ static int amms_reply(walker *w, const AmmsReply_t *r)
 
 static int command_reply(walker *w, const CommandReply_t *c)
 {
-	int k = (int)c->present - (int)CommandReply_PR_addReply;
-	if (k < 0 || k >= COMMANDS)
-		return 0;
-	w->f.command = k;
-	w->f.reply = 1;
-	int rc = emit(w, FACT_COMMAND);
-	if (rc)
+	int rc;
+	if (!command(w, (int)c->present - (int)CommandReply_PR_addReply, 1, &rc))
 		return rc;
 	switch (c->present) {
 	case CommandReply_PR_addReply: return amms_reply(w, &c->choice.addReply);

@@ -52,11 +52,6 @@ sctp_table *sctp_table_new(void)
 	return calloc(1, sizeof(sctp_table));
 }
 
-static int ep_eq(const dump_endpoint *a, const dump_endpoint *b)
-{
-	return a->family == b->family && a->port == b->port && !memcmp(a->addr, b->addr, 16);
-}
-
 static unsigned ep_hash(const dump_endpoint *a, const dump_endpoint *b)
 {
 	uint32_t h = (uint32_t)a->port * 31 + b->port;
@@ -81,10 +76,8 @@ void sctp_table_free(dump_ctx *ctx, sctp_table *t)
 		while (t->bucket[i]) {
 			direction *d = t->bucket[i];
 			if (d->frags) {
-				dump_origin o;
-				memset(&o, 0, sizeof o);
-				o.frame = ctx->frames;
-				o.src = d->src, o.dst = d->dst, o.transport = DUMP_SCTP;
+				dump_origin o = { .frame = ctx->frames, .src = d->src, .dst = d->dst,
+				                  .transport = DUMP_SCTP };
 				dump_warn(ctx, &o, "SCTP: %zu bytes of fragments of a user message never completed",
 				          d->bytes);
 			}
@@ -100,7 +93,7 @@ static direction *direction_get(sctp_table *t, const dump_origin *o)
 {
 	unsigned h = ep_hash(&o->src, &o->dst);
 	direction *d = t->bucket[h];
-	while (d && !(ep_eq(&d->src, &o->src) && ep_eq(&d->dst, &o->dst)))
+	while (d && !(endpoint_eq(&d->src, &o->src) && endpoint_eq(&d->dst, &o->dst)))
 		d = d->next;
 	if (!d && (d = calloc(1, sizeof *d))) {
 		d->src = o->src, d->dst = o->dst;
@@ -200,10 +193,8 @@ void transport_sctp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
 {
 	if (len < 12)
 		return;
-	o->src.port = (uint16_t)rd16(p);
-	o->dst.port = (uint16_t)rd16(p + 2);
+	int port_ok = transport_ports(ctx, o, p);
 	o->transport = DUMP_SCTP;
-	int port_ok = transport_port_wanted(ctx, o->src.port) || transport_port_wanted(ctx, o->dst.port);
 	size_t off = 12;
 	while (off + 4 <= len) {
 		unsigned type = p[off], flags = p[off + 1];

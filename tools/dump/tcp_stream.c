@@ -53,11 +53,6 @@ size_t tcp_table_bytes(const tcp_table *t)
 	return t->bytes;
 }
 
-static int ep_eq(const dump_endpoint *a, const dump_endpoint *b)
-{
-	return a->family == b->family && a->port == b->port && !memcmp(a->addr, b->addr, 16);
-}
-
 static unsigned ep_hash(const dump_endpoint *a, const dump_endpoint *b)
 {
 	uint32_t h = 2166136261u;
@@ -105,10 +100,8 @@ void tcp_table_free(dump_ctx *ctx, tcp_table *t)
 	for (size_t i = 0; i < BUCKETS; i++)
 		while (t->bucket[i]) {
 			stream *s = t->bucket[i];
-			dump_origin o;
-			memset(&o, 0, sizeof o);
-			o.frame = ctx->frames;
-			o.src = s->src, o.dst = s->dst, o.transport = DUMP_TCP;
+			dump_origin o = { .frame = ctx->frames, .src = s->src, .dst = s->dst,
+			                  .transport = DUMP_TCP };
 			report_leftover(ctx, &o, s, "ends (end of capture)");
 			remove_stream(t, s);
 		}
@@ -221,9 +214,7 @@ void transport_tcp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
 {
 	if (len < 20)
 		return;
-	o->src.port = (uint16_t)rd16(p);
-	o->dst.port = (uint16_t)rd16(p + 2);
-	if (!transport_port_wanted(ctx, o->src.port) && !transport_port_wanted(ctx, o->dst.port))
+	if (!transport_ports(ctx, o, p))
 		return;
 	o->transport = DUMP_TCP;
 	uint32_t seq = rd32(p + 4);
@@ -237,7 +228,7 @@ void transport_tcp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
 	tcp_table *t = ctx->tcp;
 	unsigned h = ep_hash(&o->src, &o->dst);
 	stream *s = t->bucket[h];
-	while (s && !(ep_eq(&s->src, &o->src) && ep_eq(&s->dst, &o->dst)))
+	while (s && !(endpoint_eq(&s->src, &o->src) && endpoint_eq(&s->dst, &o->dst)))
 		s = s->next;
 	if (flags & TCP_SYN) {
 		if (s) {

@@ -10,10 +10,12 @@
 
 #include "dump.h"
 
-int transport_port_wanted(const dump_ctx *ctx, unsigned port)
+int transport_ports(const dump_ctx *ctx, dump_origin *o, const uint8_t *p)
 {
+	o->src.port = (uint16_t)rd16(p);
+	o->dst.port = (uint16_t)rd16(p + 2);
 	for (size_t i = 0; i < ctx->nports; i++)
-		if (ctx->ports[i] == port)
+		if (ctx->ports[i] == o->src.port || ctx->ports[i] == o->dst.port)
 			return 1;
 	return 0;
 }
@@ -73,9 +75,7 @@ void transport_udp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
 {
 	if (len < 8)
 		return;
-	o->src.port = (uint16_t)rd16(p);
-	o->dst.port = (uint16_t)rd16(p + 2);
-	if (!transport_port_wanted(ctx, o->src.port) && !transport_port_wanted(ctx, o->dst.port))
+	if (!transport_ports(ctx, o, p))
 		return;
 	size_t ulen = rd16(p + 4);
 	if (ulen < 8 || ulen > len) /* cut by the snapshot length: what there is */
