@@ -55,7 +55,12 @@ typedef struct dump_app {
 
 /* filter.c: parse one option value into f; 0 or -1 (message printed) */
 int filter_add(filter *f, const char *opt, const char *val);
-int filter_active(const filter *f);
+/* inline: asked once per message */
+static inline int filter_active(const filter *f)
+{
+	return f->ntid || f->nctx || f->nterm || f->ncommand || f->nmid || f->nenc || f->nversion ||
+	       f->errors;
+}
 int filter_match(const filter *f, const megaco_message *m, megaco_encoding enc,
                  const megaco_options *opts);
 

@@ -85,12 +85,6 @@ bad:
 #undef ADD
 }
 
-int filter_active(const filter *f)
-{
-	return f->ntid || f->nctx || f->nterm || f->ncommand || f->nmid || f->nenc || f->nversion ||
-	       f->errors;
-}
-
 /* Pattern match where '*' matches any run of characters and everything
  * else matches itself, case-insensitively. Termination IDs and mIds are
  * full of characters that fnmatch() would take as syntax ('[', '$', '*'). */
