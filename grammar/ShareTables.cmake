@@ -1,5 +1,8 @@
-# One copy of flex's tables for the two scanners (cmake -P, run by
-# TextGrammar.cmake after flex). Both come from grammar/megaco.l with the
+# What the two scanners need after flex (cmake -P, run by TextGrammar.cmake
+# after flex): one copy of their tables, and no write-back of yy_hold_char
+# at the start of each match (below).
+#
+# One copy of flex's tables for the two scanners. Both come from grammar/megaco.l with the
 # same table options, so their DFA tables (yy_nxt alone is 35 KB) are the
 # same. The reentrant scanner (RE) keeps each table under a library-wide
 # name, text_scan_<table>, and the global-state one (NR) gets an extern
@@ -38,5 +41,17 @@ endforeach()
 if(shared EQUAL 0)
   message(FATAL_ERROR "ShareTables.cmake: no table common to ${RE} and ${NR}")
 endif()
+# flex's loop starts each match by putting back the byte its last match
+# overwrote with a NUL for yytext. megaco.l's YY_DO_BEFORE_ACTION writes no
+# NUL and its actions never write the input, so that store writes the byte
+# that is already there, once a match: taken out. It must be there to take.
+foreach(v re nr)
+  string(REGEX REPLACE "(/\\* Support of yytext\\. \\*/\n[\t ]*)\\*yy_cp = [^;\n]*yy_hold_char[^;\n]*;"
+    "\\1/* the input is never written: see megaco.l, SKIP_TO */" out "${${v}}")
+  if(out STREQUAL "${${v}}")
+    message(FATAL_ERROR "ShareTables.cmake: flex's yy_hold_char write-back not found")
+  endif()
+  set(${v} "${out}")
+endforeach()
 file(WRITE ${RE} "${re}")
 file(WRITE ${NR} "${nr}")
