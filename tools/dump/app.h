@@ -44,12 +44,16 @@ typedef struct dump_app {
 	msglog_writer *log;    /* --write-log, else NULL */
 	FILE *out;
 	int last_only;         /* --last: print only the last match */
-	uint64_t messages;     /* messages found */
+	int progress;          /* stderr is a terminal: show progress */
+	/* Written for every message by the reading thread, on cache lines of
+	 * their own: the decoding threads read the fields above for every
+	 * message, and a counter on their line made it move between the CPUs
+	 * each time. */
+	DUMP_OWN_LINE uint64_t messages; /* messages found */
 	uint64_t failed;       /* messages that did not decode */
 	uint64_t matched;      /* decoded messages that passed the filters */
 	char *last_line;       /* --last: the last match's output */
 	size_t last_len, last_cap;
-	int progress;          /* stderr is a terminal: show progress */
 	double progress_at;    /* monotonic time of the last progress line */
 } dump_app;
 

@@ -30,8 +30,10 @@ typedef struct job {
 
 enum { B_FREE, B_FILLING, B_READY, B_WORKING, B_DONE };
 
+/* Each on cache lines of its own: a decoding thread writes its batch's
+ * results while the reading thread fills the next batch. */
 typedef struct batch {
-	int state;
+	DUMP_OWN_LINE int state;
 	uint64_t seq;
 	size_t n;
 	job jobs[BATCH_MESSAGES];
@@ -59,10 +61,11 @@ struct pipeline {
 
 static void decode_batch(pipeline *p, batch *b)
 {
+	dump_ctx *ctx = p->ctx;
 	for (size_t i = 0; i < b->n; i++) {
 		job *j = &b->jobs[i];
 		j->res = b->out.nres;
-		if (dump_render(p->ctx, &b->out, &j->o, b->bytes + j->off, j->len))
+		if (dump_render(ctx, &b->out, &j->o, b->bytes + j->off, j->len))
 			b->oom = 1; /* reported when handed on */
 		j->nres = b->out.nres - j->res;
 	}
@@ -208,12 +211,14 @@ pipeline *pipeline_new(dump_ctx *ctx, unsigned threads)
 	p->ctx = ctx;
 	/* two batches per thread in flight, one being filled, one handed on */
 	p->nslots = 2 * (size_t)threads + 2;
-	if (!(p->slots = calloc(p->nslots, sizeof *p->slots)) ||
+	/* (sizeof (batch) is a multiple of its alignment) */
+	if (!(p->slots = aligned_alloc(_Alignof(batch), p->nslots * sizeof *p->slots)) ||
 	    (threads && !(p->threads = calloc(threads, sizeof *p->threads)))) {
 		free(p->slots);
 		free(p);
 		return NULL;
 	}
+	memset(p->slots, 0, p->nslots * sizeof *p->slots);
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
