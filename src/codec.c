@@ -198,7 +198,7 @@ int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const me
 		unsigned char *buf = al->alloc(al->user_data, cap);
 		if (!buf)
 			return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-		int rc = encode_scoped(msg, enc, o, buf, cap, &len, err);
+		int rc = megaco_encode(msg, enc, o, buf, cap, &len, err);
 		if (rc == MEGACO_OK) {
 			clear_error(err);
 			*out = buf;

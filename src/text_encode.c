@@ -29,6 +29,7 @@
 
 #include "MegacoMessage.h"
 #include "internal.h"
+#include "schema.h"
 #include "text_enc_writer.h"
 #include "text_model_rules.h"
 #include "text_scan.h"
@@ -291,6 +292,12 @@ TW_INLINE void lb(enc *e, unsigned l) { open_at(e, '{', l); }
 TW_INLINE void rb(enc *e, unsigned l) { close_at(e, '}', l); }
 TW_INLINE void lsb(enc *e, unsigned l) { open_at(e, '[', l); }
 TW_INLINE void rsb(enc *e, unsigned l) { close_at(e, ']', l); }
+/* A keyword and " {": a descriptor's start. */
+TW_INLINE void kw_lb(enc *e, int id, unsigned l)
+{
+	kw(e, id);
+	lb(e, l);
+}
 
 /* Separator before an item at indentation l. */
 TW_INLINE void cm(enc *e, unsigned l)
@@ -341,6 +348,60 @@ static void list_kw(enc *e, int *n, int l, int id)
 	kw(e, id);
 }
 
+/*
+ * The items below are written only when v is present, as the next item of
+ * the list n (at indentation l) or, with n NULL, without a separator.
+ */
+
+/* "key = " (unless key is -1) and ENUMERATED value *v's keyword, kws[*v] (-1: none). */
+static void enum_item(enc *e, int *n, unsigned l, int key, const long *v, const int *kws,
+                      long count, const char *what)
+{
+	if (!v)
+		return;
+	if (n)
+		SEP(e, *n, l);
+	if (key >= 0)
+		kw_eq(e, key);
+	if (*v < 0 || *v >= count || kws[*v] < 0)
+		fail(e, MEGACO_ERR_CONSTRAINT, "%s %ld", what, *v);
+	else
+		kw(e, kws[*v]);
+}
+#define ENUM_ITEM(e, n, l, key, v, what, ...)                                                     \
+	do {                                                                                       \
+		static const int kws_[] = { __VA_ARGS__ };                                         \
+		enum_item((e), (n), (l), (key), (v), kws_, (long)(sizeof kws_ / sizeof kws_[0]),   \
+		          (what));                                                                 \
+	} while (0)
+#define KW_ENUM(e, key, v, what, ...) ENUM_ITEM(e, NULL, 0, key, &(v), what, __VA_ARGS__)
+
+/* "key = " and *v, at most max. */
+static void num_item(enc *e, int *n, unsigned l, int key, const long *v, long long max,
+                     const char *what)
+{
+	if (!v)
+		return;
+	if (n)
+		SEP(e, *n, l);
+	kw_eq(e, key);
+	num_max(e, *v, max, what);
+}
+
+/* "key = ON" or "key = OFF". */
+static void on_off_item(enc *e, int *n, unsigned l, int key, const BOOLEAN_t *v)
+{
+	if (!v)
+		return;
+	if (n)
+		SEP(e, *n, l);
+	kw_eq(e, key);
+	if (*v)
+		TW_LIT(&e->w, "ON");
+	else
+		TW_LIT(&e->w, "OFF");
+}
+
 /* -------------------------------------------------------- names and values */
 
 /*
@@ -371,44 +432,19 @@ static inline int not_name16_hi(__m128i x, int high)
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x2C)));
 	return _mm_movemask_epi8(m) & (high | ~_mm_movemask_epi8(x));
 }
-
-static inline int not_name16(__m128i x)
-{
-	return not_name16_hi(x, 0);
-}
 #endif
 
-/* Nonzero when p[0..n) holds an octet a name cannot (n > 0). */
-static inline unsigned not_name_any(const uint8_t *p, size_t n)
+/*
+ * Nonzero when p[0..n) holds an octet a name cannot: the check of names off
+ * name_as()'s fast path (shorter than 4 or longer than 32 octets, or near the
+ * end of the buffer), and of the error message.
+ */
+static unsigned not_name_any(const uint8_t *p, size_t n)
 {
-#if defined(__SSE2__)
-	/* Overlapping loads cover every length without reading past p + n. */
-	if (n >= 16) {
-		size_t i = 0;
-		for (; i + 16 < n; i += 16)
-			if (not_name16(_mm_loadu_si128((const __m128i *)(const void *)(p + i))))
-				return 1;
-		const uint8_t *last = p + n - 16;
-		return not_name16(_mm_loadu_si128((const __m128i *)(const void *)last)) != 0;
-	}
-	if (n >= 8) {
-		__m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
-		__m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
-		return not_name16(_mm_unpacklo_epi64(a, b)) != 0;
-	}
-	if (n >= 4) {
-		uint32_t a, b;
-		memcpy(&a, p, 4);
-		memcpy(&b, p + n - 4, 4);
-		return not_name16(_mm_set_epi32((int)a, (int)b, (int)a, (int)b)) != 0;
-	}
-	return not_name[p[0]] | not_name[p[n / 2]] | not_name[p[n - 1]];
-#else
 	unsigned bad = 0;
 	for (size_t i = 0; i < n; i++)
 		bad |= not_name[p[i]];
 	return bad;
-#endif
 }
 
 #if defined(__SSE2__)
@@ -479,21 +515,6 @@ static inline unsigned dm_bad_any(const uint8_t *p, size_t n)
 	return bad;
 }
 
-/* Nonzero when p[0..n) holds an octet above 0x7F (eight at a time). */
-static inline int has_high_octet(const uint8_t *p, size_t n)
-{
-	uint64_t acc = 0;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, p + i, 8);
-		acc |= w;
-	}
-	for (; i < n; i++)
-		acc |= p[i];
-	return (acc & 0x8080808080808080ull) != 0;
-}
-
 /* tid: the termination ID whose name this is (pathNAME: ASCII only), else NULL. */
 TW_COLD void name_fail(enc *e, const OCTET_STRING_t *s, const TerminationID_t *tid,
                        const char *what)
@@ -520,7 +541,7 @@ static int name_slow(enc *e, const OCTET_STRING_t *s, const TerminationID_t *tid
 {
 	const uint8_t *p = s->buf;
 	size_t n = s->size > 0 ? (size_t)s->size : 0;
-	if (!p || !n || not_name_any(p, n) || (tid && has_high_octet(p, n))) {
+	if (!p || !n || not_name_any(p, n) || (tid && !schema_ascii(p, n))) {
 		name_fail(e, s, tid, what);
 		return 1;
 	}
@@ -1047,15 +1068,6 @@ static void sig_parameter(enc *e, const SigParameter_t *p, unsigned l)
 	parm_values(e, p->value.list.array, p->value.list.count, kind, flag, l);
 }
 
-static void on_off(enc *e, int kwid, int v)
-{
-	kw_eq(e, kwid);
-	if (v)
-		TW_LIT(&e->w, "ON");
-	else
-		TW_LIT(&e->w, "OFF");
-}
-
 static void stream_eq(enc *e, long id)
 {
 	kw_eq(e, KW_STREAM);
@@ -1074,6 +1086,24 @@ static void sdp_open(enc *e, int kwid, int lines)
 		TW_LIT(&e->w, " { ");
 	if (lines)
 		ch(e, '\n');
+}
+
+/* An SDP line's value and its CRLF: '}' escaped; NUL, CR and LF refused. */
+static void sdp_value(enc *e, const OCTET_STRING_t *v)
+{
+	size_t size = v->size > 0 ? (size_t)v->size : 0, start = 0;
+	for (size_t k = sdp_next(v->buf, 0, size); k < size; k = sdp_next(v->buf, k + 1, size)) {
+		unsigned char c = v->buf[k];
+		if (c != '}') {
+			fail(e, MEGACO_ERR_CONSTRAINT, "SDP value holds octet 0x%02X", c);
+			return;
+		}
+		tw_put_inl(&e->w, v->buf + start, k - start);
+		ch(e, '\\');
+		start = k;
+	}
+	tw_put_inl(&e->w, v->buf + start, size - start);
+	TW_LIT(&e->w, "\r\n");
 }
 
 /* Local/Remote: SDP lines, one group after the other, CRLF line ends. */
@@ -1110,56 +1140,25 @@ static void sdp(enc *e, int kwid, const LocalRemoteDescriptor_t *d, unsigned l)
 				name(e, &p->name, "SDP line type");
 				ch(e, '=');
 			}
-			const OCTET_STRING_t *v = p->value.list.array[0];
-			size_t size = v->size > 0 ? (size_t)v->size : 0, start = 0;
-			for (size_t k = sdp_next(v->buf, 0, size); k < size;
-			     k = sdp_next(v->buf, k + 1, size)) {
-				unsigned char c = v->buf[k];
-				if (c != '}') {
-					fail(e, MEGACO_ERR_CONSTRAINT, "SDP value holds octet 0x%02X", c);
-					return;
-				}
-				tw_put_inl(&e->w, v->buf + start, k - start);
-				ch(e, '\\');
-				start = k;
-			}
-			tw_put_inl(&e->w, v->buf + start, size - start);
-			TW_LIT(&e->w, "\r\n");
+			sdp_value(e, p->value.list.array[0]);
 		}
 	}
 	close_at(e, '}', l);
 }
 
-static const int stream_mode_kw[] = { KW_SENDONLY, KW_RECVONLY, KW_SENDRECV, KW_INACTIVE,
-	                              KW_LOOPBACK };
-
-static void stream_mode(enc *e, long m)
+static void stream_mode(enc *e, int *n, unsigned l, const long *m)
 {
-	kw_eq(e, KW_MODE);
-	if (m < 0 || m > 4) {
-		fail(e, MEGACO_ERR_CONSTRAINT, "stream mode %ld", m);
-		return;
-	}
-	kw(e, stream_mode_kw[m]);
+	ENUM_ITEM(e, n, l, KW_MODE, m, "stream mode", KW_SENDONLY, KW_RECVONLY, KW_SENDRECV,
+	          KW_INACTIVE, KW_LOOPBACK);
 }
 
 static void local_control(enc *e, const LocalControlDescriptor_t *d, unsigned l)
 {
-	kw(e, KW_LOCAL_CONTROL);
-	lb(e, l);
+	kw_lb(e, KW_LOCAL_CONTROL, l);
 	int n = 0;
-	if (d->streamMode) {
-		SEP(e, n, l + 1);
-		stream_mode(e, *d->streamMode);
-	}
-	if (d->reserveGroup) {
-		SEP(e, n, l + 1);
-		on_off(e, KW_RESERVED_GROUP, *d->reserveGroup);
-	}
-	if (d->reserveValue) {
-		SEP(e, n, l + 1);
-		on_off(e, KW_RESERVED_VALUE, *d->reserveValue);
-	}
+	stream_mode(e, &n, l + 1, d->streamMode);
+	on_off_item(e, &n, l + 1, KW_RESERVED_GROUP, d->reserveGroup);
+	on_off_item(e, &n, l + 1, KW_RESERVED_VALUE, d->reserveValue);
 	for (int i = 0; i < d->propertyParms.list.count; i++) {
 		SEP(e, n, l + 1);
 		property(e, d->propertyParms.list.array[i], l + 1);
@@ -1193,20 +1192,14 @@ static void stream_parms(enc *e, const StreamParms_t *p, int *n, unsigned l)
 }
 
 /* ServiceStates = Test, OutOfSvc or InSvc. */
-static void service_state(enc *e, long s)
+static void service_state(enc *e, int *n, unsigned l, const long *s)
 {
-	static const int svc[] = { KW_TEST, KW_OUT_OF_SVC, KW_IN_SVC };
-	kw_eq(e, KW_SERVICE_STATES);
-	if (s >= 0 && s <= 2)
-		kw(e, svc[s]);
-	else
-		fail(e, MEGACO_ERR_CONSTRAINT, "service state %ld", s);
+	ENUM_ITEM(e, n, l, KW_SERVICE_STATES, s, "service state", KW_TEST, KW_OUT_OF_SVC, KW_IN_SVC);
 }
 
 static void termination_state(enc *e, const TerminationStateDescriptor_t *d, unsigned l)
 {
-	kw(e, KW_TERMINATION_STATE);
-	lb(e, l);
+	kw_lb(e, KW_TERMINATION_STATE, l);
 	int n = 0;
 	for (int i = 0; i < d->propertyParms.list.count; i++) {
 		SEP(e, n, l + 1);
@@ -1220,18 +1213,14 @@ static void termination_state(enc *e, const TerminationStateDescriptor_t *d, uns
 		else
 			TW_LIT(&e->w, "OFF");
 	}
-	if (d->serviceState) {
-		SEP(e, n, l + 1);
-		service_state(e, *d->serviceState);
-	}
+	service_state(e, &n, l + 1, d->serviceState);
 	nonempty(e, n, "TerminationState descriptor");
 	rb(e, l);
 }
 
 static void media(enc *e, const MediaDescriptor_t *d, unsigned l)
 {
-	kw(e, KW_MEDIA);
-	lb(e, l);
+	kw_lb(e, KW_MEDIA, l);
 	int n = 0;
 	if (d->termStateDescr) {
 		SEP(e, n, l + 1);
@@ -1257,8 +1246,6 @@ static void media(enc *e, const MediaDescriptor_t *d, unsigned l)
 
 static void modem(enc *e, const ModemDescriptor_t *d, unsigned l)
 {
-	static const int types[] = { KW_V18, KW_V22, KW_V22BIS, KW_V32, KW_V32BIS,
-		                     KW_V34,  KW_V90, KW_V91,    KW_SYNCH_ISDN };
 	if (d->nonStandardData) {
 		fail(e, MEGACO_ERR_UNSUPPORTED, "nonStandardData has no text encoding");
 		return;
@@ -1277,15 +1264,12 @@ static void modem(enc *e, const ModemDescriptor_t *d, unsigned l)
 		long t = *d->mtl.list.array[i];
 		if (i)
 			cm0(e);
-		if (t < 0 || t > 8) {
-			fail(e, MEGACO_ERR_CONSTRAINT, "modem type %ld", t);
-			return;
-		}
 		for (int k = 0; k < i; k++)
 			if (*d->mtl.list.array[k] == t)
 				fail_at(e, &asn_DEF_ModemDescriptor, d, MEGACO_ERR_CONSTRAINT,
 				        "modem type %ld given twice has no text form", t);
-		kw(e, types[t]);
+		KW_ENUM(e, -1, t, "modem type", KW_V18, KW_V22, KW_V22BIS, KW_V32, KW_V32BIS, KW_V34,
+		        KW_V90, KW_V91, KW_SYNCH_ISDN);
 	}
 	if (count > 1)
 		inline_tok(e, ']');
@@ -1301,17 +1285,11 @@ static void modem(enc *e, const ModemDescriptor_t *d, unsigned l)
 
 static void mux(enc *e, const MuxDescriptor_t *d, unsigned l)
 {
-	static const int types[] = { KW_H221, KW_H223, KW_H226, KW_V76, KW_NX64K };
 	if (d->nonStandardData) {
 		fail(e, MEGACO_ERR_UNSUPPORTED, "nonStandardData has no text encoding");
 		return;
 	}
-	kw_eq(e, KW_MUX);
-	if (d->muxType < 0 || d->muxType > 4) {
-		fail(e, MEGACO_ERR_CONSTRAINT, "mux type %ld", d->muxType);
-		return;
-	}
-	kw(e, types[d->muxType]);
+	KW_ENUM(e, KW_MUX, d->muxType, "mux type", KW_H221, KW_H223, KW_H226, KW_V76, KW_NX64K);
 	tid_braces(e, d->termList.list.array, d->termList.list.count, l);
 }
 
@@ -1376,8 +1354,7 @@ static void notify_behaviour(enc *e, const NotifyBehaviour_t *b, unsigned l);
 static void embed(enc *e, const SecondEventsDescriptor_t *se, const SignalsDescriptor_t *sd,
                   unsigned l)
 {
-	kw(e, KW_EMBED);
-	lb(e, l);
+	kw_lb(e, KW_EMBED, l);
 	if (sd) {
 		signals(e, sd, l + 1);
 		if (se)
@@ -1388,11 +1365,14 @@ static void embed(enc *e, const SecondEventsDescriptor_t *se, const SignalsDescr
 	rb(e, l);
 }
 
-/* The keepActive .. resetEventsDescriptor items shared by both event levels. */
-static void event_actions(enc *e, const BOOLEAN_t *ka, const EventDM_t *dm,
+/* The keepActive .. resetEventsDescriptor items of both event levels' actions (td, a). */
+static void event_actions(enc *e, const asn_TYPE_descriptor_t *td, const void *a,
+                          const BOOLEAN_t *ka, const EventDM_t *dm,
                           const SecondEventsDescriptor_t *se, const SignalsDescriptor_t *sd,
                           const NotifyBehaviour_t *nb, const NULL_t *rse, int *n, unsigned l)
 {
+	if (!ka && !dm && !se && !sd && !nb && !rse)
+		no_form(e, td, a, "an empty eventAction");
 	if (ka && !*ka)
 		no_form(e, &asn_DEF_BOOLEAN, ka, "KeepActive FALSE");
 	if (ka && *ka)
@@ -1427,10 +1407,7 @@ static int event_head(enc *e, const OCTET_STRING_t *nm, const StreamID_t *sid,
 	if (!sid && !npar && !more)
 		return 0;
 	lb(e, l);
-	if (sid) {
-		SEP(e, *n, l + 1);
-		stream_eq(e, *sid);
-	}
+	num_item(e, n, l + 1, KW_STREAM, sid, U16, "stream ID");
 	for (int i = 0; i < npar; i++) {
 		SEP(e, *n, l + 1);
 		event_parameter(e, par[i], l + 1);
@@ -1438,35 +1415,27 @@ static int event_head(enc *e, const OCTET_STRING_t *nm, const StreamID_t *sid,
 	return 1;
 }
 
-static void requested_event(enc *e, const RequestedEvent_t *ev, unsigned l)
+/* A RequestedEvent, or with second a SecondRequestedEvent (no embedded events). */
+static void requested_event(enc *e, const void *item, int second, unsigned l)
 {
-	const RequestedActions_t *a = ev->eventAction;
+	const RequestedEvent_t *ev = second ? NULL : item;
+	const SecondRequestedEvent_t *ev2 = second ? item : NULL;
+	const RequestedActions_t *a = ev ? ev->eventAction : NULL;
+	const SecondRequestedActions_t *a2 = ev2 ? ev2->eventAction : NULL;
 	int n = 0;
-	if (!event_head(e, &ev->pkgdName, ev->streamID, ev->evParList.list.array,
-	                ev->evParList.list.count, a != NULL, &n, l))
+	if (!(ev ? event_head(e, &ev->pkgdName, ev->streamID, ev->evParList.list.array,
+	                      ev->evParList.list.count, a != NULL, &n, l)
+	         : event_head(e, &ev2->pkgdName, ev2->streamID, ev2->evParList.list.array,
+	                      ev2->evParList.list.count, a2 != NULL, &n, l)))
 		return;
-	if (a && !a->keepActive && !a->eventDM && !a->secondEvent && !a->signalsDescriptor &&
-	    !a->notifyBehaviour && !a->resetEventsDescriptor)
-		no_form(e, &asn_DEF_RequestedActions, a, "an empty eventAction");
 	if (a)
-		event_actions(e, a->keepActive, a->eventDM, a->secondEvent, a->signalsDescriptor,
-		              a->notifyBehaviour, a->resetEventsDescriptor, &n, l + 1);
-	rb(e, l);
-}
-
-static void second_requested_event(enc *e, const SecondRequestedEvent_t *ev, unsigned l)
-{
-	const SecondRequestedActions_t *a = ev->eventAction;
-	int n = 0;
-	if (!event_head(e, &ev->pkgdName, ev->streamID, ev->evParList.list.array,
-	                ev->evParList.list.count, a != NULL, &n, l))
-		return;
-	if (a && !a->keepActive && !a->eventDM && !a->signalsDescriptor && !a->notifyBehaviour &&
-	    !a->resetEventsDescriptor)
-		no_form(e, &asn_DEF_SecondRequestedActions, a, "an empty eventAction");
-	if (a)
-		event_actions(e, a->keepActive, a->eventDM, NULL, a->signalsDescriptor,
-		              a->notifyBehaviour, a->resetEventsDescriptor, &n, l + 1);
+		event_actions(e, &asn_DEF_RequestedActions, a, a->keepActive, a->eventDM,
+		              a->secondEvent, a->signalsDescriptor, a->notifyBehaviour,
+		              a->resetEventsDescriptor, &n, l + 1);
+	if (a2)
+		event_actions(e, &asn_DEF_SecondRequestedActions, a2, a2->keepActive, a2->eventDM,
+		              NULL, a2->signalsDescriptor, a2->notifyBehaviour,
+		              a2->resetEventsDescriptor, &n, l + 1);
 	rb(e, l);
 }
 
@@ -1491,10 +1460,7 @@ static void events_list(enc *e, const RequestID_t *rid, int count, unsigned l, i
 	lb(e, l);
 	for (int i = 0, n = 0; i < count; i++) {
 		SEP(e, n, l + 1);
-		if (second)
-			second_requested_event(e, array[i], l + 1);
-		else
-			requested_event(e, array[i], l + 1);
+		requested_event(e, array[i], second, l + 1);
 	}
 	rb(e, l);
 }
@@ -1565,7 +1531,6 @@ static int bit(const BIT_STRING_t *b, int i)
 
 static void signal(enc *e, const Signal_t *s, unsigned l)
 {
-	static const int sig_type[] = { KW_BRIEF, KW_ON_OFF, KW_TIME_OUT };
 	static const int reasons[] = { KW_TIME_OUT, KW_INTERRUPT_BY_EVENT,
 		                       KW_INTERRUPT_BY_NEW_SIGNALS_DESCR, KW_OTHER_REASON,
 		                       KW_ITERATION };
@@ -1589,23 +1554,10 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 		return;
 	lb(e, l);
 	int n = 0;
-	if (s->streamID) {
-		SEP(e, n, l + 1);
-		stream_eq(e, *s->streamID);
-	}
-	if (s->sigType) {
-		SEP(e, n, l + 1);
-		kw_eq(e, KW_SIGNAL_TYPE);
-		if (*s->sigType < 0 || *s->sigType > 2)
-			fail(e, MEGACO_ERR_CONSTRAINT, "signal type %ld", *s->sigType);
-		else
-			kw(e, sig_type[*s->sigType]);
-	}
-	if (s->duration) {
-		SEP(e, n, l + 1);
-		kw_eq(e, KW_DURATION);
-		num_max(e, *s->duration, U16, "signal duration");
-	}
+	num_item(e, &n, l + 1, KW_STREAM, s->streamID, U16, "stream ID");
+	ENUM_ITEM(e, &n, l + 1, KW_SIGNAL_TYPE, s->sigType, "signal type", KW_BRIEF, KW_ON_OFF,
+	          KW_TIME_OUT);
+	num_item(e, &n, l + 1, KW_DURATION, s->duration, U16, "signal duration");
 	if (nc) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_NOTIFY_COMPLETION);
@@ -1625,29 +1577,15 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 		SEP(e, n, l + 1);
 		sig_parameter(e, s->sigParList.list.array[i], l + 1);
 	}
-	if (s->direction) {
-		SEP(e, n, l + 1);
-		kw_eq(e, KW_DIRECTION);
-		long d = *s->direction;
-		if (d == SignalDirection_internal)
-			kw(e, KW_INTERNAL);
-		else if (d == SignalDirection_external)
-			kw(e, KW_EXTERNAL);
-		else if (d == SignalDirection_both)
-			kw(e, KW_BOTH);
-		else
-			fail(e, MEGACO_ERR_CONSTRAINT, "signal direction %ld", d);
-	}
+	ENUM_ITEM(e, &n, l + 1, KW_DIRECTION, s->direction, "signal direction",
+	          [SignalDirection_internal] = KW_INTERNAL, [SignalDirection_external] = KW_EXTERNAL,
+	          [2] = -1, [SignalDirection_both] = KW_BOTH);
 	if (s->requestID) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_REQUEST_ID);
 		request_id(e, *s->requestID);
 	}
-	if (s->intersigDelay) {
-		SEP(e, n, l + 1);
-		kw_eq(e, KW_INTSIG_DELAY);
-		num_max(e, *s->intersigDelay, U16, "intersignal delay");
-	}
+	num_item(e, &n, l + 1, KW_INTSIG_DELAY, s->intersigDelay, U16, "intersignal delay");
 	rb(e, l);
 }
 
@@ -1824,23 +1762,17 @@ static void ind_aud_sdp(enc *e, int kwid, const IndAudLocalRemoteDescriptor_t *d
 		const IndAudPropertyParm_t *p = d->propGrps.list.array[i];
 		name(e, &p->name, "SDP line type");
 		ch(e, '=');
-		if (p->propertyParms && p->propertyParms->value.list.count == 1) {
-			const OCTET_STRING_t *v = p->propertyParms->value.list.array[0];
-			for (int k = 0; k < v->size; k++) {
-				if (v->buf[k] == '}')
-					ch(e, '\\');
-				ch(e, (char)v->buf[k]);
-			}
-		}
-		TW_LIT(&e->w, "\r\n");
+		if (p->propertyParms && p->propertyParms->value.list.count == 1)
+			sdp_value(e, p->propertyParms->value.list.array[0]);
+		else
+			TW_LIT(&e->w, "\r\n");
 	}
 	close_at(e, '}', l);
 }
 
 static void ind_aud_statistics(enc *e, const IndAudStatisticsDescriptor_t *d, unsigned l)
 {
-	kw(e, KW_STATS);
-	lb(e, l);
+	kw_lb(e, KW_STATS, l);
 	name(e, &d->statName, "statistic name");
 	rb(e, l);
 }
@@ -1851,8 +1783,7 @@ static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l
 	if (p->localControlDescriptor) {
 		const IndAudLocalControlDescriptor_t *c = p->localControlDescriptor;
 		SEP(e, n, l);
-		kw(e, KW_LOCAL_CONTROL);
-		lb(e, l);
+		kw_lb(e, KW_LOCAL_CONTROL, l);
 		int m = 0;
 		if (c->streamMode)
 			list_kw(e, &m, l + 1, KW_MODE);
@@ -1868,10 +1799,7 @@ static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l
 		if (c->propertyParms)
 			for (int i = 0; i < c->propertyParms->list.count; i++)
 				ind_aud_property(e, c->propertyParms->list.array[i], &m, 0, l + 1);
-		if (c->streamModeSel) {
-			SEP(e, m, l + 1);
-			stream_mode(e, *c->streamModeSel);
-		}
+		stream_mode(e, &m, l + 1, c->streamModeSel);
 		nonempty(e, m, "audited LocalControl descriptor");
 		rb(e, l);
 	}
@@ -1900,8 +1828,7 @@ static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescri
 		        "an audited TerminationState descriptor with other than one item");
 		return;
 	}
-	kw(e, KW_TERMINATION_STATE);
-	lb(e, l);
+	kw_lb(e, KW_TERMINATION_STATE, l);
 	int n = 0;
 	for (int i = 0; i < d->propertyParms.list.count; i++)
 		ind_aud_property(e, d->propertyParms.list.array[i], &n, 1, l + 1);
@@ -1909,10 +1836,7 @@ static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescri
 		list_kw(e, &n, l + 1, KW_BUFFER);
 	if (d->serviceState)
 		list_kw(e, &n, l + 1, KW_SERVICE_STATES);
-	if (d->serviceStateSel) {
-		SEP(e, n, l + 1);
-		service_state(e, *d->serviceStateSel);
-	}
+	service_state(e, &n, l + 1, d->serviceStateSel);
 	rb(e, l);
 }
 
@@ -1923,10 +1847,7 @@ static void ind_aud_signal(enc *e, const IndAudSignal_t *s, unsigned l)
 		return;
 	lb(e, l);
 	int n = 0;
-	if (s->streamID) {
-		SEP(e, n, l + 1);
-		stream_eq(e, *s->streamID);
-	}
+	num_item(e, &n, l + 1, KW_STREAM, s->streamID, U16, "stream ID");
 	if (s->signalRequestID) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_REQUEST_ID);
@@ -1940,8 +1861,7 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 	switch (p->present) {
 	case IndAuditParameter_PR_indAudMediaDescriptor: {
 		const IndAudMediaDescriptor_t *d = &p->choice.indAudMediaDescriptor;
-		kw(e, KW_MEDIA);
-		lb(e, l);
+		kw_lb(e, KW_MEDIA, l);
 		if (d->termStateDescr) {
 			ind_aud_termination_state(e, d->termStateDescr, l + 1);
 			if (d->streams)
@@ -1997,8 +1917,7 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 	}
 	case IndAuditParameter_PR_indAudEventBufferDescriptor: {
 		const IndAudEventBufferDescriptor_t *d = &p->choice.indAudEventBufferDescriptor;
-		kw(e, KW_EVENT_BUFFER);
-		lb(e, l);
+		kw_lb(e, KW_EVENT_BUFFER, l);
 		name(e, &d->eventName, "event name");
 		if (d->streamID) {
 			lb(e, l + 1);
@@ -2010,8 +1929,7 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 	}
 	case IndAuditParameter_PR_indAudSignalsDescriptor: {
 		const IndAudSignalsDescriptor_t *d = &p->choice.indAudSignalsDescriptor;
-		kw(e, KW_SIGNALS);
-		lb(e, l);
+		kw_lb(e, KW_SIGNALS, l);
 		if (d->present == IndAudSignalsDescriptor_PR_signal) {
 			ind_aud_signal(e, &d->choice.signal, l + 1);
 		} else if (d->present == IndAudSignalsDescriptor_PR_seqSigList) {
@@ -2043,8 +1961,7 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 		ind_aud_statistics(e, &p->choice.indAudStatisticsDescriptor, l);
 		break;
 	case IndAuditParameter_PR_indAudPackagesDescriptor:
-		kw(e, KW_PACKAGES);
-		lb(e, l);
+		kw_lb(e, KW_PACKAGES, l);
 		package_item(e, &p->choice.indAudPackagesDescriptor.packageName,
 		             p->choice.indAudPackagesDescriptor.packageVersion);
 		rb(e, l);
@@ -2208,8 +2125,6 @@ static void sc_mgc_time(enc *e, const MId_t *m, const TimeNotation_t *t, int *n,
 
 static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l)
 {
-	static const int methods[] = { KW_FAILOVER, KW_FORCED,       KW_GRACEFUL,
-		                       KW_RESTART,  KW_DISCONNECTED, KW_HAND_OFF };
 	if (p->nonStandardData) {
 		fail(e, MEGACO_ERR_UNSUPPORTED, "nonStandardData has no text encoding");
 		return;
@@ -2217,15 +2132,11 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 	if (p->serviceChangeAddress && p->serviceChangeMgcId)
 		fail_at(e, &asn_DEF_ServiceChangeParm, p, MEGACO_ERR_CONSTRAINT,
 		        "ServiceChangeAddress with MgcIdToTry has no text form (the ABNF takes one)");
-	kw(e, KW_SERVICES);
-	lb(e, l);
+	kw_lb(e, KW_SERVICES, l);
 	int n = 0;
 	SEP(e, n, l + 1);
-	kw_eq(e, KW_METHOD);
-	if (p->serviceChangeMethod < 0 || p->serviceChangeMethod > 5)
-		fail(e, MEGACO_ERR_CONSTRAINT, "service change method %ld", p->serviceChangeMethod);
-	else
-		kw(e, methods[p->serviceChangeMethod]);
+	KW_ENUM(e, KW_METHOD, p->serviceChangeMethod, "service change method", KW_FAILOVER,
+	        KW_FORCED, KW_GRACEFUL, KW_RESTART, KW_DISCONNECTED, KW_HAND_OFF);
 	sc_address_version_profile(e, p->serviceChangeAddress, p->serviceChangeVersion,
 	                           p->serviceChangeProfile, &n, l + 1);
 	if (p->serviceChangeReason.list.count != 1) {
@@ -2287,8 +2198,7 @@ static void service_change_result(enc *e, const ServiceChangeResult_t *r, unsign
 		fail_at(e, &asn_DEF_ServiceChangeResParm, p, MEGACO_ERR_CONSTRAINT,
 		        "ServiceChangeAddress with MgcIdToTry has no text form (the ABNF takes one)");
 	lb(e, l);
-	kw(e, KW_SERVICES);
-	lb(e, l + 1);
+	kw_lb(e, KW_SERVICES, l + 1);
 	int n = 0;
 	sc_address_version_profile(e, p->serviceChangeAddress, p->serviceChangeVersion,
 	                           p->serviceChangeProfile, &n, l + 2);
@@ -2299,54 +2209,47 @@ static void service_change_result(enc *e, const ServiceChangeResult_t *r, unsign
 
 /* ---------------------------------------------------------------- commands */
 
-static void amm_descriptor(enc *e, const AmmDescriptor_t *d, unsigned l)
+/*
+ * The descriptors of an audit reply (AuditReturnParameter, by its alternative
+ * numbers) and of a command (AmmDescriptor, mapped onto them; its Audit
+ * descriptor as D_AUDIT): one dispatch for both.
+ */
+enum { D_AUDIT = AuditReturnParameter_PR_emptyDescriptors + 1 };
+
+static void descriptor(enc *e, int kind, const void *d, unsigned l)
 {
-	switch (d->present) {
-	case AmmDescriptor_PR_mediaDescriptor: media(e, &d->choice.mediaDescriptor, l); break;
-	case AmmDescriptor_PR_modemDescriptor: modem(e, &d->choice.modemDescriptor, l); break;
-	case AmmDescriptor_PR_muxDescriptor: mux(e, &d->choice.muxDescriptor, l); break;
-	case AmmDescriptor_PR_eventsDescriptor: events(e, &d->choice.eventsDescriptor, l); break;
-	case AmmDescriptor_PR_eventBufferDescriptor:
-		event_buffer(e, &d->choice.eventBufferDescriptor, l);
-		break;
-	case AmmDescriptor_PR_signalsDescriptor: signals(e, &d->choice.signalsDescriptor, l); break;
-	case AmmDescriptor_PR_digitMapDescriptor: digit_map(e, &d->choice.digitMapDescriptor, l); break;
-	case AmmDescriptor_PR_auditDescriptor: audit_descriptor(e, &d->choice.auditDescriptor, l); break;
-	case AmmDescriptor_PR_statisticsDescriptor:
-		statistics(e, &d->choice.statisticsDescriptor, l);
-		break;
+	switch (kind) {
+	case AuditReturnParameter_PR_errorDescriptor: error_descriptor(e, d); break;
+	case AuditReturnParameter_PR_mediaDescriptor: media(e, d, l); break;
+	case AuditReturnParameter_PR_modemDescriptor: modem(e, d, l); break;
+	case AuditReturnParameter_PR_muxDescriptor: mux(e, d, l); break;
+	case AuditReturnParameter_PR_eventsDescriptor: events(e, d, l); break;
+	case AuditReturnParameter_PR_eventBufferDescriptor: event_buffer(e, d, l); break;
+	case AuditReturnParameter_PR_signalsDescriptor: signals(e, d, l); break;
+	case AuditReturnParameter_PR_digitMapDescriptor: digit_map(e, d, l); break;
+	case AuditReturnParameter_PR_observedEventsDescriptor: observed_events(e, d, l); break;
+	case AuditReturnParameter_PR_statisticsDescriptor: statistics(e, d, l); break;
+	case AuditReturnParameter_PR_packagesDescriptor: packages(e, d, l); break;
+	case D_AUDIT: audit_descriptor(e, d, l); break;
 	default: fail(e, MEGACO_ERR_CONSTRAINT, "descriptor has no alternative"); break;
 	}
 }
 
-static void audit_return_parameter(enc *e, const AuditReturnParameter_t *p, unsigned l)
+static void amm_descriptor(enc *e, const AmmDescriptor_t *d, unsigned l)
 {
-	switch (p->present) {
-	case AuditReturnParameter_PR_errorDescriptor:
-		error_descriptor(e, &p->choice.errorDescriptor);
-		break;
-	case AuditReturnParameter_PR_mediaDescriptor: media(e, &p->choice.mediaDescriptor, l); break;
-	case AuditReturnParameter_PR_modemDescriptor: modem(e, &p->choice.modemDescriptor, l); break;
-	case AuditReturnParameter_PR_muxDescriptor: mux(e, &p->choice.muxDescriptor, l); break;
-	case AuditReturnParameter_PR_eventsDescriptor: events(e, &p->choice.eventsDescriptor, l); break;
-	case AuditReturnParameter_PR_eventBufferDescriptor:
-		event_buffer(e, &p->choice.eventBufferDescriptor, l);
-		break;
-	case AuditReturnParameter_PR_signalsDescriptor: signals(e, &p->choice.signalsDescriptor, l); break;
-	case AuditReturnParameter_PR_digitMapDescriptor:
-		digit_map(e, &p->choice.digitMapDescriptor, l);
-		break;
-	case AuditReturnParameter_PR_observedEventsDescriptor:
-		observed_events(e, &p->choice.observedEventsDescriptor, l);
-		break;
-	case AuditReturnParameter_PR_statisticsDescriptor:
-		statistics(e, &p->choice.statisticsDescriptor, l);
-		break;
-	case AuditReturnParameter_PR_packagesDescriptor:
-		packages(e, &p->choice.packagesDescriptor, l);
-		break;
-	default: fail(e, MEGACO_ERR_CONSTRAINT, "audit return parameter has no alternative"); break;
-	}
+	static const unsigned char kind[] = {
+		[AmmDescriptor_PR_mediaDescriptor] = AuditReturnParameter_PR_mediaDescriptor,
+		[AmmDescriptor_PR_modemDescriptor] = AuditReturnParameter_PR_modemDescriptor,
+		[AmmDescriptor_PR_muxDescriptor] = AuditReturnParameter_PR_muxDescriptor,
+		[AmmDescriptor_PR_eventsDescriptor] = AuditReturnParameter_PR_eventsDescriptor,
+		[AmmDescriptor_PR_eventBufferDescriptor] = AuditReturnParameter_PR_eventBufferDescriptor,
+		[AmmDescriptor_PR_signalsDescriptor] = AuditReturnParameter_PR_signalsDescriptor,
+		[AmmDescriptor_PR_digitMapDescriptor] = AuditReturnParameter_PR_digitMapDescriptor,
+		[AmmDescriptor_PR_auditDescriptor] = D_AUDIT,
+		[AmmDescriptor_PR_statisticsDescriptor] = AuditReturnParameter_PR_statisticsDescriptor,
+	};
+	/* present is one of these: model_check() saw to it */
+	descriptor(e, kind[d->present], &d->choice, l);
 }
 
 /*
@@ -2394,24 +2297,32 @@ static void termination_audit(enc *e, const TerminationAudit_t *a, int optional,
 			audit_tokens(e, p->choice.emptyDescriptors.auditToken, &n, l + 1);
 		} else {
 			SEP(e, n, l + 1);
-			audit_return_parameter(e, p, l + 1);
+			descriptor(e, (int)p->present, &p->choice, l + 1);
 		}
 	}
 	rb(e, l);
 }
 
+/* Each command's keyword, by its alternative (model_check() saw that it has one). */
+static const unsigned char command_kw[] = {
+	[Command_PR_addReq] = KW_ADD,
+	[Command_PR_moveReq] = KW_MOVE,
+	[Command_PR_modReq] = KW_MODIFY,
+	[Command_PR_subtractReq] = KW_SUBTRACT,
+	[Command_PR_auditCapRequest] = KW_AUDIT_CAP,
+	[Command_PR_auditValueRequest] = KW_AUDIT_VALUE,
+	[Command_PR_notifyReq] = KW_NOTIFY,
+	[Command_PR_serviceChangeReq] = KW_SERVICE_CHANGE,
+};
+
 static void command(enc *e, const Command_t *c, unsigned l)
 {
+	kw_eq(e, command_kw[c->present]);
 	switch (c->present) {
 	case Command_PR_addReq:
 	case Command_PR_moveReq:
 	case Command_PR_modReq: {
-		const AmmRequest_t *r = c->present == Command_PR_addReq    ? &c->choice.addReq
-		                        : c->present == Command_PR_moveReq ? &c->choice.moveReq
-		                                                           : &c->choice.modReq;
-		kw_eq(e, c->present == Command_PR_addReq    ? KW_ADD
-		      : c->present == Command_PR_moveReq ? KW_MOVE
-		                                         : KW_MODIFY);
+		const AmmRequest_t *r = (const AmmRequest_t *)(const void *)&c->choice; /* all three */
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		if (r->descriptors.list.count) {
 			lb(e, l);
@@ -2433,7 +2344,6 @@ static void command(enc *e, const Command_t *c, unsigned l)
 	}
 	case Command_PR_subtractReq: {
 		const SubtractRequest_t *r = &c->choice.subtractReq;
-		kw_eq(e, KW_SUBTRACT);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		if (r->auditDescriptor) {
 			lb(e, l);
@@ -2444,10 +2354,7 @@ static void command(enc *e, const Command_t *c, unsigned l)
 	}
 	case Command_PR_auditCapRequest:
 	case Command_PR_auditValueRequest: {
-		const AuditRequest_t *r = c->present == Command_PR_auditCapRequest
-		                                  ? &c->choice.auditCapRequest
-		                                  : &c->choice.auditValueRequest;
-		kw_eq(e, c->present == Command_PR_auditCapRequest ? KW_AUDIT_CAP : KW_AUDIT_VALUE);
+		const AuditRequest_t *r = (const AuditRequest_t *)(const void *)&c->choice; /* both */
 		/* A list reads back as terminationID = its first, and a list of one as no list. */
 		if (r->terminationIDList &&
 		    (r->terminationIDList->list.count < 2 ||
@@ -2471,7 +2378,6 @@ static void command(enc *e, const Command_t *c, unsigned l)
 	}
 	case Command_PR_notifyReq: {
 		const NotifyRequest_t *r = &c->choice.notifyReq;
-		kw_eq(e, KW_NOTIFY);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		lb(e, l);
 		observed_events(e, &r->observedEventsDescriptor, l + 1);
@@ -2484,7 +2390,6 @@ static void command(enc *e, const Command_t *c, unsigned l)
 	}
 	case Command_PR_serviceChangeReq: {
 		const ServiceChangeRequest_t *r = &c->choice.serviceChangeReq;
-		kw_eq(e, KW_SERVICE_CHANGE);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		lb(e, l);
 		service_change_parm(e, &r->serviceChangeParms, l + 1);
@@ -2495,9 +2400,8 @@ static void command(enc *e, const Command_t *c, unsigned l)
 	}
 }
 
-static void audit_reply(enc *e, int kwid, const AuditReply_t *r, unsigned l)
+static void audit_reply(enc *e, const AuditReply_t *r, unsigned l)
 {
-	kw_eq(e, kwid);
 	switch (r->present) {
 	case AuditReply_PR_contextAuditResult:
 		kw(e, KW_CTX);
@@ -2505,8 +2409,7 @@ static void audit_reply(enc *e, int kwid, const AuditReply_t *r, unsigned l)
 		           r->choice.contextAuditResult.list.count, l);
 		break;
 	case AuditReply_PR_error:
-		kw(e, KW_CTX);
-		lb(e, l);
+		kw_lb(e, KW_CTX, l);
 		error_descriptor(e, &r->choice.error);
 		rb(e, l);
 		break;
@@ -2532,30 +2435,27 @@ static void audit_reply(enc *e, int kwid, const AuditReply_t *r, unsigned l)
 
 static void command_reply(enc *e, const CommandReply_t *c, unsigned l)
 {
+	/* A reply's keyword is its request's: the alternatives come in the same order. */
+	_Static_assert((int)CommandReply_PR_addReply == (int)Command_PR_addReq &&
+	                       (int)CommandReply_PR_serviceChangeReply == (int)Command_PR_serviceChangeReq,
+	               "CommandReply's alternatives in Command's order");
+	kw_eq(e, command_kw[c->present]);
 	switch (c->present) {
 	case CommandReply_PR_addReply:
 	case CommandReply_PR_moveReply:
 	case CommandReply_PR_modReply:
 	case CommandReply_PR_subtractReply: {
-		static const int kws[] = { KW_ADD, KW_MOVE, KW_MODIFY, KW_SUBTRACT };
-		const AmmsReply_t *r = c->present == CommandReply_PR_addReply    ? &c->choice.addReply
-		                       : c->present == CommandReply_PR_moveReply ? &c->choice.moveReply
-		                       : c->present == CommandReply_PR_modReply  ? &c->choice.modReply
-		                                                                 : &c->choice.subtractReply;
-		kw_eq(e, kws[c->present - CommandReply_PR_addReply]);
+		const AmmsReply_t *r = (const AmmsReply_t *)(const void *)&c->choice; /* all four */
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		termination_audit(e, r->terminationAudit, 1, l);
 		break;
 	}
 	case CommandReply_PR_auditCapReply:
-		audit_reply(e, KW_AUDIT_CAP, &c->choice.auditCapReply, l);
-		break;
 	case CommandReply_PR_auditValueReply:
-		audit_reply(e, KW_AUDIT_VALUE, &c->choice.auditValueReply, l);
+		audit_reply(e, (const AuditReply_t *)(const void *)&c->choice, l); /* both */
 		break;
 	case CommandReply_PR_notifyReply: {
 		const NotifyReply_t *r = &c->choice.notifyReply;
-		kw_eq(e, KW_NOTIFY);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		if (r->errorDescriptor) {
 			lb(e, l);
@@ -2566,7 +2466,6 @@ static void command_reply(enc *e, const CommandReply_t *c, unsigned l)
 	}
 	case CommandReply_PR_serviceChangeReply: {
 		const ServiceChangeReply_t *r = &c->choice.serviceChangeReply;
-		kw_eq(e, KW_SERVICE_CHANGE);
 		tid_list(e, r->terminationID.list.array, r->terminationID.list.count, l);
 		service_change_result(e, &r->serviceChangeResult, l);
 		break;
@@ -2579,10 +2478,7 @@ static void command_reply(enc *e, const CommandReply_t *c, unsigned l)
 
 static void topology(enc *e, const struct ContextRequest__topologyReq *t, unsigned l)
 {
-	static const int dir[] = { KW_BOTHWAY, KW_ISOLATE, KW_ONEWAY };
-	static const int ext[] = { KW_ONEWAY_EXTERNAL, KW_ONEWAY_BOTH };
-	kw(e, KW_TOPOLOGY);
-	lb(e, l);
+	kw_lb(e, KW_TOPOLOGY, l);
 	for (int i = 0, n = 0; i < t->list.count; i++) {
 		const TopologyRequest_t *r = t->list.array[i];
 		SEP(e, n, l + 1);
@@ -2590,22 +2486,16 @@ static void topology(enc *e, const struct ContextRequest__topologyReq *t, unsign
 		cm(e, l + 1);
 		tid(e, &r->terminationTo);
 		cm(e, l + 1);
-		if (r->topologyDirection < 0 || r->topologyDirection > 2) {
-			fail(e, MEGACO_ERR_CONSTRAINT, "topology direction %ld", r->topologyDirection);
-			return;
-		}
-		kw(e, dir[r->topologyDirection]);
+		KW_ENUM(e, -1, r->topologyDirection, "topology direction", KW_BOTHWAY, KW_ISOLATE,
+		        KW_ONEWAY);
 		if (r->streamID) {
 			cm(e, l + 1);
 			stream_eq(e, *r->streamID);
 		}
 		if (r->topologyDirectionExtension) {
-			long x = *r->topologyDirectionExtension;
 			cm(e, l + 1);
-			if (x < 0 || x > 1)
-				fail(e, MEGACO_ERR_CONSTRAINT, "topology direction extension %ld", x);
-			else
-				kw(e, ext[x]);
+			KW_ENUM(e, -1, *r->topologyDirectionExtension, "topology direction extension",
+			        KW_ONEWAY_EXTERNAL, KW_ONEWAY_BOTH);
 		}
 	}
 	rb(e, l);
@@ -2624,11 +2514,7 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 		        "an empty context request or empty list in one has no text form");
 		return;
 	}
-	if (c->priority) {
-		SEP(e, *n, l);
-		kw_eq(e, KW_PRIORITY);
-		num_max(e, *c->priority, 15, "priority");
-	}
+	num_item(e, n, l, KW_PRIORITY, c->priority, 15, "priority");
 	if (c->emergency) {
 		if (*c->emergency) {
 			SEP(e, *n, l);
@@ -2650,14 +2536,10 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 		SEP(e, *n, l);
 		topology(e, c->topologyReq, l);
 	}
-	if (c->iepscallind) {
-		SEP(e, *n, l);
-		on_off(e, KW_IEPS, *c->iepscallind);
-	}
+	on_off_item(e, n, l, KW_IEPS, c->iepscallind);
 	if (c->contextProp && c->contextProp->list.count) {
 		SEP(e, *n, l);
-		kw(e, KW_CONTEXT_ATTR);
-		lb(e, l);
+		kw_lb(e, KW_CONTEXT_ATTR, l);
 		for (int i = 0, m = 0; i < c->contextProp->list.count; i++) {
 			SEP(e, m, l); /* Erlang's separator here stays at l */
 			property(e, c->contextProp->list.array[i], l);
@@ -2666,8 +2548,7 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 	}
 	if (c->contextList && c->contextList->list.count) {
 		SEP(e, *n, l);
-		kw(e, KW_CONTEXT_ATTR);
-		lb(e, l);
+		kw_lb(e, KW_CONTEXT_ATTR, l);
 		kw_eq(e, KW_CONTEXT_LIST);
 		lb(e, l + 1);
 		for (int i = 0, m = 0; i < c->contextList->list.count; i++) {
@@ -2686,8 +2567,7 @@ static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, un
 		return;
 	}
 	SEP(e, *n, l);
-	kw(e, KW_CONTEXT_AUDIT);
-	lb(e, l);
+	kw_lb(e, KW_CONTEXT_AUDIT, l);
 	int m = 0;
 	if (a->topology)
 		list_kw(e, &m, l + 1, KW_TOPOLOGY);
@@ -2700,20 +2580,13 @@ static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, un
 	if (a->contextPropAud)
 		for (int i = 0; i < a->contextPropAud->list.count; i++)
 			ind_aud_property(e, a->contextPropAud->list.array[i], &m, 0, l + 1);
-	if (a->selectpriority) {
-		SEP(e, m, l + 1);
-		kw_eq(e, KW_PRIORITY);
-		num_max(e, *a->selectpriority, 15, "priority");
-	}
+	num_item(e, &m, l + 1, KW_PRIORITY, a->selectpriority, 15, "priority");
 	if (a->selectemergency) {
 		SEP(e, m, l + 1);
 		kw_eq(e, KW_EMERGENCY_VALUE);
 		kw(e, *a->selectemergency ? KW_EMERGENCY : KW_EMERGENCY_OFF);
 	}
-	if (a->selectiepscallind) {
-		SEP(e, m, l + 1);
-		on_off(e, KW_IEPS, *a->selectiepscallind);
-	}
+	on_off_item(e, &m, l + 1, KW_IEPS, a->selectiepscallind);
 	if (a->selectLogic) {
 		SEP(e, m, l + 1);
 		if (a->selectLogic->present == SelectLogic_PR_orAUDITSelect)
@@ -2865,8 +2738,7 @@ TW_INLINE void transaction(enc *e, const Transaction_t *t)
 			no_form(e, &asn_DEF_Transaction, t, "an empty TransactionResponseAck");
 			return;
 		}
-		kw(e, KW_RESPONSE_ACK);
-		lb(e, 0);
+		kw_lb(e, KW_RESPONSE_ACK, 0);
 		for (int i = 0, n = 0; i < r->list.count; i++) {
 			SEP(e, n, 1);
 			num_max(e, (long long)r->list.array[i]->firstAck, U32, "transaction ID");
