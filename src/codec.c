@@ -184,10 +184,8 @@ int megaco_encode(const megaco_message *msg, megaco_encoding enc, const megaco_o
 int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const megaco_options *opts,
                         void **out, size_t *out_len, megaco_error *err)
 {
-	megaco_options store;
+	megaco_options store; /* megaco_encode() does the rest; every return here sets err */
 	const megaco_options *o = options_resolve(opts, &store);
-	asn1_descriptors_settle();
-	clear_error(err);
 	if (!o)
 		return options_bad_version(opts, err);
 	const megaco_allocator *al = o->allocator ? o->allocator : &megaco_default_allocator;

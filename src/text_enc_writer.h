@@ -97,21 +97,7 @@ TW_INLINE void tw_copy_small(unsigned char *d, const unsigned char *s, size_t n)
 	}
 }
 
-/* Exact append of any length: the slow path of the padded writers too. */
-static void tw_put(text_writer *w, const void *s, size_t n)
-{
-	if (n > tw_room(w)) {
-		tw_overflow(w, s, n);
-		return;
-	}
-	if (n <= 32)
-		tw_copy_small(w->p, s, n);
-	else
-		memcpy(w->p, s, n);
-	w->p += n;
-}
-
-/* tw_put inline, for call sites that are hot and short. */
+/* Exact append of any length, inline: for call sites that are hot and short. */
 TW_INLINE void tw_put_inl(text_writer *w, const void *s, size_t n)
 {
 	if (TW_LIKELY(n <= tw_room(w))) {
@@ -123,6 +109,12 @@ TW_INLINE void tw_put_inl(text_writer *w, const void *s, size_t n)
 	} else {
 		tw_overflow(w, s, n);
 	}
+}
+
+/* tw_put_inl as a call: the slow path of the padded writers too. */
+static void tw_put(text_writer *w, const void *s, size_t n)
+{
+	tw_put_inl(w, s, n);
 }
 
 /* tw_put_inl for pieces known to be at most 32 bytes long (n <= 32 is the caller's duty). */

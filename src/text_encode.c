@@ -354,8 +354,8 @@ static void list_kw(enc *e, int *n, int l, int id)
  */
 
 /* "key = " (unless key is -1) and ENUMERATED value *v's keyword, kws[*v] (-1: none). */
-static void enum_item(enc *e, int *n, unsigned l, int key, const long *v, const int *kws,
-                      long count, const char *what)
+TW_INLINE void enum_item(enc *e, int *n, unsigned l, int key, const long *v, const int *kws,
+                         long count, const char *what)
 {
 	if (!v)
 		return;
@@ -377,8 +377,8 @@ static void enum_item(enc *e, int *n, unsigned l, int key, const long *v, const 
 #define KW_ENUM(e, key, v, what, ...) ENUM_ITEM(e, NULL, 0, key, &(v), what, __VA_ARGS__)
 
 /* "key = " and *v, at most max. */
-static void num_item(enc *e, int *n, unsigned l, int key, const long *v, long long max,
-                     const char *what)
+TW_INLINE void num_item(enc *e, int *n, unsigned l, int key, const long *v, long long max,
+                        const char *what)
 {
 	if (!v)
 		return;
@@ -389,7 +389,7 @@ static void num_item(enc *e, int *n, unsigned l, int key, const long *v, long lo
 }
 
 /* "key = ON" or "key = OFF". */
-static void on_off_item(enc *e, int *n, unsigned l, int key, const BOOLEAN_t *v)
+TW_INLINE void on_off_item(enc *e, int *n, unsigned l, int key, const BOOLEAN_t *v)
 {
 	if (!v)
 		return;
@@ -990,18 +990,12 @@ static void parm_values(enc *e, OCTET_STRING_t *const *v, int count, int kind, l
 	}
 	if (kind == 3) {
 		eq(e);
-		if (flag)
-			lsb(e, l);
-		else
-			lb(e, l);
+		open_at(e, flag ? '[' : '{', l);
 		for (int i = 0, n = 0; i < count; i++) {
 			SEP(e, n, l + 1);
 			value(e, v[i]);
 		}
-		if (flag)
-			rsb(e, l);
-		else
-			rb(e, l);
+		close_at(e, flag ? ']' : '}', l);
 		return;
 	}
 	if (count != 1) {
@@ -1089,7 +1083,7 @@ static void sdp_open(enc *e, int kwid, int lines)
 }
 
 /* An SDP line's value and its CRLF: '}' escaped; NUL, CR and LF refused. */
-static void sdp_value(enc *e, const OCTET_STRING_t *v)
+TW_INLINE void sdp_value(enc *e, const OCTET_STRING_t *v)
 {
 	size_t size = v->size > 0 ? (size_t)v->size : 0, start = 0;
 	for (size_t k = sdp_next(v->buf, 0, size); k < size; k = sdp_next(v->buf, k + 1, size)) {
@@ -2216,7 +2210,7 @@ static void service_change_result(enc *e, const ServiceChangeResult_t *r, unsign
  */
 enum { D_AUDIT = AuditReturnParameter_PR_emptyDescriptors + 1 };
 
-static void descriptor(enc *e, int kind, const void *d, unsigned l)
+TW_INLINE void descriptor(enc *e, int kind, const void *d, unsigned l)
 {
 	switch (kind) {
 	case AuditReturnParameter_PR_errorDescriptor: error_descriptor(e, d); break;
