@@ -393,9 +393,9 @@ static pos skip_value(reader *r, const hdr *h, pos lim, unsigned depth)
 
 /*
  * The generated walk (megaco_ber.inc) calls the helpers below: leaf
- * readers for each kind and the steps of SEQUENCE, list and CHOICE
- * decoding that are not in-order reading. ti is always the schema type of
- * the value being read, for the mismatch's message and the rare steps.
+ * readers for each kind, lists' item arrays, and after it the general
+ * path. ti is always the schema type of the value being read, for the
+ * mismatch's message and the general path's tables.
  */
 
 /* A node for the pointer *slot, which is NULL (r->code set) when it fails. */
@@ -441,62 +441,6 @@ static int find_member(const schema_type *t, const schema_member *el, int edx, u
 		if (map[i].tag == tag && map[i].member >= edx && map[i].member <= last)
 			best = map[i].member;
 	return best;
-}
-
-/*
- * SEQUENCE steps for a member whose tag is not the next one's (edx): the
- * member asn1c finds for it (-1: none) ...
- */
-static NOINLINE int seq_find(unsigned ti, int edx, uint32_t tag)
-{
-	const schema_type *t = &schema_types[ti];
-	return find_member(t, &schema_members[t->first], edx, tag);
-}
-
-/*
- * ... and, when none, the unknown member at p passed over if it is in the
- * extensions (NULL: a mismatch recorded, or r->code) ...
- */
-static NOINLINE pos seq_unknown(reader *r, unsigned ti, int edx, const hdr *h, pos p, pos lim,
-                                unsigned depth)
-{
-	const schema_type *t = &schema_types[ti];
-	if (!in_extensions(t, edx + schema_members[t->first + edx].optional))
-		return mismatch(r, p, ti);
-	return skip_value(r, h, lim, depth);
-}
-
-/* ... after which, as asn1c, the optional members from edx on are passed. */
-static NOINLINE int seq_after_unknown(unsigned ti, int edx)
-{
-	return edx + schema_members[schema_types[ti].first + edx].optional - 1;
-}
-
-/*
- * The end of a SEQUENCE's contents at p (its length reached, or its
- * end-of-contents octets); ok: no mandatory member is missing.
- */
-static ALWAYS_INLINE pos seq_end(reader *r, unsigned ti, int ok, pos p, int indef)
-{
-	if (UNLIKELY(!ok))
-		mismatch(r, p, ti);
-	return indef ? p + 2 : p;
-}
-
-/* After a SEQUENCE's last member: unknown extensions to skip, then its end. */
-static NOINLINE pos seq_tail(reader *r, unsigned ti, pos p, pos lim, int indef, unsigned depth)
-{
-	const schema_type *t = &schema_types[ti];
-	while (!at_end(&p, lim, indef)) {
-		if (!in_extensions(t, t->count)) {
-			mismatch(r, p, ti);
-			return pass_over(r, p, lim, indef, depth);
-		}
-		hdr h;
-		if (!header(r, p, lim, depth, &h) || !(p = skip_value(r, &h, lim, depth)))
-			return NULL;
-	}
-	return p;
 }
 
 /*
@@ -565,73 +509,6 @@ static ALWAYS_INLINE pos list_end(void *st, const list_items *li, pos p)
 		list->size = (int)li->cap;
 	}
 	return p;
-}
-
-/*
- * A CHOICE's alternative: where it is, in what, and the levels open around
- * it (its EXPLICIT tag's included).
- */
-typedef struct choice_frame {
-	pos ap, alim;
-	unsigned depth;
-	int indef;
-} choice_frame;
-
-/*
- * The EXPLICIT tag *hp of a CHOICE (constructed: X.690 8.14.3) opened and
- * its alternative's header read into *ah (*hp then points at it). 1; 0 to
- * return NULL (a mismatch, or r->code); -1 to give up on the tag's
- * contents from f->ap (no alternative in it).
- */
-static ALWAYS_INLINE int choice_open(reader *r, unsigned ti, pos p, pos lim, const hdr **hp,
-                                     hdr *ah, choice_frame *f)
-{
-	const hdr *h = *hp;
-	if (!h->cons) {
-		mismatch(r, p, ti);
-		return 0;
-	}
-	f->ap = h->c;
-	f->depth++;
-	f->indef = !h->e;
-	f->alim = f->indef ? lim : h->e;
-	if (f->indef ? is_eoc(f->ap, f->alim) : f->ap >= f->alim) {
-		mismatch(r, f->ap, ti);
-		return -1;
-	}
-	if (!header(r, f->ap, f->alim, f->depth, ah))
-		return 0;
-	*hp = ah;
-	return 1;
-}
-
-/*
- * An alternative the CHOICE does not know: of an extensible one, skipped,
- * none present (ber_reader.h); else a mismatch.
- */
-static NOINLINE pos choice_unknown(reader *r, unsigned ti, int extensible, const hdr *h,
-                                   choice_frame *f)
-{
-	if (!extensible) {
-		mismatch(r, f->ap, ti);
-		return NULL;
-	}
-	pos e = skip_value(r, h, f->alim, f->depth);
-	if (e)
-		r->flags |= BER_READ_UNKNOWN_ALTERNATIVE;
-	return e;
-}
-
-/* The end of a CHOICE's EXPLICIT tag after its alternative (which ended at e). */
-static ALWAYS_INLINE pos choice_close(reader *r, unsigned ti, pos e, const choice_frame *f)
-{
-	if (UNLIKELY(!e))
-		return r->code ? NULL : pass_over(r, f->ap, f->alim, f->indef, f->depth);
-	if (UNLIKELY(f->indef ? !is_eoc(e, f->alim) : e != f->alim)) {
-		mismatch(r, e, ti); /* more than one value in the tag */
-		return pass_over(r, e, f->alim, f->indef, f->depth);
-	}
-	return f->indef ? e + 2 : e;
 }
 
 /* asn_INTEGER2long / asn_INTEGER2ulong on n content octets. */
@@ -807,16 +684,19 @@ static pos read_segments(reader *r, unsigned ti, int bit, pos p, pos lim, int in
 	return p;
 }
 
+/* By type, the tag of a string's segments below the first level where not its own (megaco_ber.inc). */
+static const uint32_t inner_tags[SCHEMA_NTYPES];
+
 /*
  * OCTET_STRING_decode_ber for BIT STRING and the constructed form (depth
  * levels open around it): the segments' contents in one buffer; a BIT
  * STRING's initial octet checked.
  */
 static NOINLINE pos r_string_other(reader *r, OCTET_STRING_t *st, pos p, pos lim, const hdr *h,
-                                   unsigned depth, int bit, uint32_t tag, uint32_t inner,
-                                   unsigned ti)
+                                   unsigned depth, unsigned ti)
 {
-	int bits_unused = 0;
+	const schema_type *t = &schema_types[ti];
+	int bit = t->kind == SK_BITS, bits_unused = 0;
 	pos e;
 	if (!h->cons) {
 		pos c = h->c;
@@ -827,6 +707,8 @@ static NOINLINE pos r_string_other(reader *r, OCTET_STRING_t *st, pos p, pos lim
 		if (!(e = fill(r, st, c, (size_t)(h->e - c))))
 			return NULL;
 	} else {
+		/* Segment tags: the type's own at the first level, asn1c's last tag deeper. */
+		uint32_t tag = schema_tags[t->tags], inner = inner_tags[ti] ? inner_tags[ti] : tag;
 		segs sg = { .bound = h->e ? h->e : lim };
 		if (!(e = read_segments(r, ti, bit, h->c, sg.bound, !h->e, depth + 1, tag, inner, &sg)))
 			return NULL;
@@ -859,15 +741,185 @@ static NOINLINE pos r_string_other(reader *r, OCTET_STRING_t *st, pos p, pos lim
 
 /* OCTET_STRING_decode_ber: OCTET STRING, IA5String and BIT STRING, either form. */
 static ALWAYS_INLINE pos r_string(reader *r, OCTET_STRING_t *st, pos p, pos lim, const hdr *h,
-                                  unsigned depth, int bit, uint32_t tag, uint32_t inner,
-                                  unsigned ti)
+                                  unsigned depth, int bit, unsigned ti)
 {
 	if (LIKELY(!bit && !h->cons && h->e - h->c <= INT_MAX))
 		return fill(r, st, h->c, (size_t)(h->e - h->c));
-	return r_string_other(r, st, p, lim, h, depth, bit, tag, inner, ti);
+	return r_string_other(r, st, p, lim, h, depth, ti);
 }
 
+/*
+ * Everything off the generated walk's in-order path, read from the schema
+ * tables (below the walk): a SEQUENCE's members from edx on, a CHOICE, a
+ * list item and a value, each in any form and order asn1c takes.
+ */
+static pos seq_general(reader *r, unsigned ti, char *st, pos p, pos lim, int indef,
+                       unsigned depth, int edx);
+static pos choice_general(reader *r, unsigned ti, char *st, int tagged, pos p, pos lim,
+                          const hdr *hp, unsigned depth);
+static pos list_item(reader *r, unsigned ti, char **x, pos p, pos lim, unsigned depth);
+
+typedef pos walker(reader *r, char *st, pos p, pos lim, int indef, unsigned depth);
+
 #include "megaco_ber.inc"
+
+/* Where member m of the struct at st goes: its node (a pointer member's, allocated and linked) or its place in st. */
+static char *place(reader *r, char *st, const schema_member *m)
+{
+	char *x = st + m->offset;
+	if (m->flags & SM_POINTER)
+		return put_node(r, (void **)(void *)x, schema_types[m->type].size);
+	return x;
+}
+
+/*
+ * The value of schema type ti in place at x, its header h read at p in
+ * container lim (for an untagged CHOICE: its alternative's), with depth
+ * levels open around it; tagged: a CHOICE's EXPLICIT tag is h.
+ */
+static NOINLINE pos read_value(reader *r, unsigned ti, int tagged, char *x, pos p, pos lim,
+                               const hdr *h, unsigned depth)
+{
+	const schema_type *t = &schema_types[ti];
+	switch (t->kind) {
+	case SK_SEQUENCE:
+	case SK_SEQUENCE_OF:
+	case SK_SET_OF:
+		if (!h->cons)
+			return mismatch(r, p, ti);
+		return walkers[ti](r, x, h->c, h->e ? h->e : lim, !h->e, depth + 1);
+	case SK_CHOICE:
+		return choice_general(r, ti, x, tagged, p, lim, h, depth);
+	case SK_INT:
+	case SK_ENUM:
+		return r_int(r, (long *)(void *)x, p, h, (t->flags & SF_UNSIGNED) != 0, ti);
+	case SK_BOOL:
+	case SK_NULL:
+		return r_bool(r, (BOOLEAN_t *)(void *)x, p, h, ti);
+	case SK_OID:
+		return r_oid(r, (OCTET_STRING_t *)(void *)x, p, h, ti);
+	default: /* SK_OCTETS, SK_IA5, SK_BITS */
+		return r_string_other(r, (OCTET_STRING_t *)(void *)x, p, lim, h, depth, ti);
+	}
+}
+
+/*
+ * SEQUENCE_decode_ber from member edx on, where the contents stop being
+ * the members in order in their plain forms: any member's header, asn1c's
+ * search for its tag, unknown extensions, and the end.
+ */
+static NOINLINE pos seq_general(reader *r, unsigned ti, char *st, pos p, pos lim, int indef,
+                                unsigned depth, int edx)
+{
+	const schema_type *t = &schema_types[ti];
+	const schema_member *el = &schema_members[t->first];
+	for (;;) {
+		if (!indef ? p >= lim : is_eoc(p, lim)) {
+			/* asn1c lets it end before edx when every member from there on may be absent. */
+			if (!(edx == t->count || edx + el[edx].optional == t->count ||
+			      ((t->flags & SF_EXTENSIBLE) && edx >= t->root_count)))
+				mismatch(r, p, ti);
+			return indef ? p + 2 : p;
+		}
+		hdr h;
+		if (!header(r, p, lim, depth, &h))
+			return NULL;
+		int i = edx < t->count ? find_member(t, el, edx, h.tag) : -1;
+		int last = edx < t->count ? edx + el[edx].optional : edx;
+		pos e;
+		char *x;
+		if (i >= 0) {
+			if (!(x = place(r, st, &el[i])))
+				return NULL;
+			e = read_value(r, el[i].type, el[i].tag_mode == 1, x, p, lim, &h, depth);
+			edx = i + 1;
+		} else if (!in_extensions(t, last)) {
+			e = mismatch(r, p, ti);
+		} else {
+			/* An unknown extension, passed over; as asn1c, with the optional members from edx on. */
+			e = skip_value(r, &h, lim, depth);
+			edx = last;
+		}
+		if (!e)
+			return r->code ? NULL : pass_over(r, p, lim, indef, depth);
+		p = e;
+	}
+}
+
+/*
+ * CHOICE_decode_ber: the alternative whose header *hp is (NULL: read
+ * here), or when tagged the one inside the EXPLICIT tag *hp (constructed:
+ * X.690 8.14.3). One the CHOICE does not know is, in an extensible CHOICE,
+ * skipped, none present (ber_reader.h); else a mismatch.
+ */
+static NOINLINE pos choice_general(reader *r, unsigned ti, char *st, int tagged, pos p, pos lim,
+                                   const hdr *hp, unsigned depth)
+{
+	const schema_type *t = &schema_types[ti];
+	int indef = 0;
+	hdr ah;
+	if (tagged) {
+		if (!hp->cons)
+			return mismatch(r, p, ti);
+		indef = !hp->e;
+		p = hp->c;
+		lim = indef ? lim : hp->e;
+		depth++;
+		if (indef ? is_eoc(p, lim) : p >= lim) {
+			mismatch(r, p, ti);
+			return pass_over(r, p, lim, indef, depth);
+		}
+		hp = NULL;
+	}
+	if (!hp) {
+		if (!header(r, p, lim, depth, &ah))
+			return NULL;
+		hp = &ah;
+	}
+	const schema_tag2member *map = &schema_tag2members[t->tag_map];
+	unsigned i = 0;
+	while (i < t->tag_map_count && map[i].tag != hp->tag)
+		i++;
+	pos e;
+	if (i < t->tag_map_count) {
+		const schema_member *m = &schema_members[t->first + map[i].member];
+		char *x = place(r, st, m);
+		if (!x)
+			return NULL;
+		schema_present_set(st + t->pres_offset, t->pres_size, map[i].member + 1);
+		e = read_value(r, m->type, m->tag_mode == 1, x, p, lim, hp, depth);
+	} else if (!(t->flags & SF_EXTENSIBLE)) {
+		e = mismatch(r, p, ti);
+	} else if ((e = skip_value(r, hp, lim, depth))) {
+		r->flags |= BER_READ_UNKNOWN_ALTERNATIVE;
+	}
+	if (!tagged)
+		return e;
+	if (!e)
+		return r->code ? NULL : pass_over(r, p, lim, indef, depth);
+	if (indef ? !is_eoc(e, lim) : e != lim) {
+		mismatch(r, e, ti); /* more than one value in the tag */
+		return pass_over(r, e, lim, indef, depth);
+	}
+	return indef ? e + 2 : e;
+}
+
+/*
+ * An item of the list ti in other than its plain form (one identifier
+ * octet, a definite length): its node into *x; NULL (a mismatch, or r->code).
+ */
+static NOINLINE pos list_item(reader *r, unsigned ti, char **x, pos p, pos lim, unsigned depth)
+{
+	const schema_member *m = &schema_members[schema_types[ti].first];
+	hdr h;
+	if (!header(r, p, lim, depth, &h))
+		return NULL;
+	if (h.tag != m->tag)
+		return mismatch(r, p, ti);
+	if (!(*x = node(r, schema_types[m->type].size)))
+		return NULL;
+	return read_value(r, m->type, 0, *x, p, lim, &h, depth);
+}
 
 /* ---- entry point ------------------------------------------------------------------------ */
 
@@ -891,7 +943,15 @@ int ber_read(unsigned type, void **slot, const unsigned char *buf, size_t len,
 	                        : header_slow(&r, r.buf, r.in_end, 0, &h);
 	if (e) {
 		r.top_definite = h.e != NULL;
-		e = root_readers[type](&r, slot, r.buf, r.in_end, &h);
+		/* The value with its type's own tag (an untagged CHOICE: none). */
+		const schema_type *t = &schema_types[type];
+		char *x;
+		if (t->tag_count && h.tag != schema_tags[t->tags])
+			e = mismatch(&r, r.buf, type);
+		else if (!(x = *slot ? *slot : put_node(&r, slot, t->size)))
+			e = NULL;
+		else
+			e = read_value(&r, type, 0, x, r.buf, r.in_end, &h, 0);
 		if (!e && !r.code)
 			e = skip_tlv(&r, r.buf, r.in_end, 0);
 	}

@@ -1,15 +1,18 @@
 /*
  * Writes the BER reader's walk over the schema (megaco_ber.inc, #included
  * by src/ber_reader.c): one function per constructed type that reads its
- * contents, with member tags, offsets and sizes as constants (offsetof()
- * and sizeof() for the target compiler), calling at each member the leaf
- * reader or the constructed type's function; and one root reader per type
- * (the value with its type's own tag), for ber_read(). The decoding rules
- * (structure, errors, asn1c's member search, extensions, strings) are
- * ber_reader.c's helpers; this only unrolls the walk over the schema, with
- * the one BER fact the schema tables leave out: the tag that asn1c wants
- * on a constructed string's segments below the first level. It checks that
- * the schema has the shape the walk relies on, refusing the build otherwise:
+ * contents in the common form (definite lengths, one identifier octet,
+ * members in order), with member tags, offsets and sizes as constants
+ * (offsetof() and sizeof() for the target compiler), calling at each member
+ * the leaf reader or the constructed type's function; and a table of the
+ * SEQUENCE and list functions by type. Everything else (other forms and
+ * orders, unknown extensions, errors) is ber_reader.c's general path,
+ * which reads the schema tables and calls back into the table. The
+ * decoding rules are ber_reader.c's helpers; this only unrolls the walk,
+ * with the one BER fact the schema tables leave out: the tag that asn1c
+ * wants on a constructed string's segments below the first level.
+ * It checks that the schema has the shape the walk relies on, refusing
+ * the build otherwise:
  *   - each value carries exactly one tag (its member's IMPLICIT tag or its
  *     type's own), but an untagged CHOICE (none) under an EXPLICIT tag or
  *     none, so that every value is one TLV or an EXPLICIT tag around one;
@@ -115,13 +118,13 @@ static int end_threshold(const schema_type *t)
 
 /*
  * The value of member-like (type, tag_mode) in place at tgt (a char *
- * expression), whose header is at hx (a const hdr * expression) and
- * position p, in container lim, with the levels open around it at d; the
- * result into e. plain: the header is the type's plain form (plain_len()),
- * constructed or not as the type, of a definite length.
+ * expression), whose header is at hx (a const hdr * expression: its
+ * type's plain form, constructed or not as the type, of a definite length)
+ * and position p, in container lim, with the levels open around it at d;
+ * the result into e.
  */
 static void emit_value(const char *ind, int type, int tag_mode, const char *tgt, const char *hx,
-                       const char *p, const char *lim, const char *d, int plain)
+                       const char *p, const char *lim, const char *d)
 {
 	const gen_type *g = &S->types[type];
 	switch (g->t.kind) {
@@ -129,17 +132,13 @@ static void emit_value(const char *ind, int type, int tag_mode, const char *tgt,
 	case SK_SEQUENCE_OF:
 	case SK_SET_OF: {
 		char fn = g->t.kind == SK_SEQUENCE ? 's' : 'l';
-		if (plain && (fn == 'l' || end_threshold(&g->t) == 0))
+		if (fn == 'l' || end_threshold(&g->t) == 0)
 			/* Empty contents, which the type allows: nothing to read. */
 			fprintf(out, "%se = (%s)->c == (%s)->e ? (%s)->e : %c_%d(r, %s, (%s)->c, (%s)->e, 0, %s + 1);\n",
 			        ind, hx, hx, hx, fn, type, tgt, hx, hx, d);
-		else if (plain)
+		else
 			fprintf(out, "%se = %c_%d(r, %s, (%s)->c, (%s)->e, 0, %s + 1);\n", ind, fn, type, tgt, hx,
 			        hx, d);
-		else
-			fprintf(out, "%se = (%s)->cons ? %c_%d(r, %s, (%s)->c, (%s)->e ? (%s)->e : %s, !(%s)->e, %s + 1)\n"
-			        "%s             : mismatch(r, %s, %d);\n",
-			        ind, hx, fn, type, tgt, hx, hx, hx, lim, hx, d, ind, p, type);
 		break;
 	}
 	case SK_CHOICE:
@@ -161,11 +160,8 @@ static void emit_value(const char *ind, int type, int tag_mode, const char *tgt,
 		        hx, type);
 		break;
 	default: /* SK_OCTETS, SK_IA5, SK_BITS */
-		/* Segment tags: the type's own at the first level, asn1c's last tag deeper. */
-		fprintf(out, "%se = r_string(r, (OCTET_STRING_t *)(void *)(%s), %s, %s, %s, %s, %d, 0x%xu, "
-		        "0x%xu, %d);\n", ind, tgt, p, lim, hx, d, g->t.kind == SK_BITS,
-		        (unsigned)g->td->all_tags[0],
-		        (unsigned)g->td->all_tags[g->td->all_tags_count - 1], type);
+		fprintf(out, "%se = r_string(r, (OCTET_STRING_t *)(void *)(%s), %s, %s, %s, %s, %d, %d);\n",
+		        ind, tgt, p, lim, hx, d, g->t.kind == SK_BITS, type);
 		break;
 	}
 }
@@ -202,87 +198,46 @@ static void place(const char *ind, int k)
 	}
 }
 
+/*
+ * A SEQUENCE's definite form with its members in order, each in its plain
+ * form, absent optional ones passed: straight-line code. At anything else
+ * seq_general() takes over from the first member not yet passed (edx):
+ * from there asn1c's search for a tag finds what passing optional members
+ * one by one finds, as a SEQUENCE's optional members have distinct tags (an
+ * optional member in another form is passed here, and found there).
+ */
 static void emit_sequence(int ti)
 {
-	const gen_type *g = &S->types[ti];
-	const schema_type *t = &g->t;
+	const schema_type *t = &S->types[ti].t;
 	const gen_member *el = &S->members[t->first];
 	fprintf(out, "\n/* %s */\n%s pos s_%d(reader *r, char *st, pos p, pos lim, int indef, "
-	             "unsigned depth)\n{\n", t->name, linkage(ti), ti);
-	int k = end_threshold(t);
-	if (t->count == 0) {
-		fprintf(out, "\tif (!indef ? p >= lim : is_eoc(p, lim))\n"
-		             "\t\treturn seq_end(r, %d, 1, p, indef);\n"
-		             "\treturn seq_tail(r, %d, p, lim, indef, depth);\n}\n", ti, ti);
-		return;
-	}
-	fprintf(out, "\tint edx = 0;\n\thdr h;\n\tpos e;\n\tchar *x;\n");
-	/*
-	 * The definite form's members in order, each in its plain form, absent
-	 * optional ones passed: straight-line code. At anything else the loop
-	 * below takes over from the first member not yet passed (edx): from
-	 * there asn1c's search for a tag finds what passing optional members
-	 * one by one finds, as a SEQUENCE's optional members have distinct tags
-	 * (an optional member in another form is passed here, and found there).
-	 */
-	fputs("\tif (indef)\n\t\tgoto general;\n\t{\n\t\thdr f;\n", out);
-	int fast_end = 1;
-	for (int i = 0; i < t->count; i++) {
+	             "unsigned depth)\n{\n\tint edx = 0;\n", t->name, linkage(ti), ti);
+	if (t->count)
+		fputs("\thdr f;\n\tpos e;\n\tchar *x;\n", out);
+	fputs("\tif (indef)\n\t\tgoto general;\n", out);
+	int i;
+	for (i = 0; i < t->count; i++) {
 		const schema_member *m = &el[i].m;
 		int cons = plain_cons(m->type), id = ident(m->tag, cons);
-		if (id < 0) {
-			fprintf(out, "\t\tgoto fallback; /* %s: not one identifier octet */\n", m->name);
-			fast_end = 0;
+		if (id < 0)
 			break;
-		}
-		fprintf(out, "\t\t/* %s */\n\t\tif (lim - p >= 2 && p[0] == 0x%02x) {\n"
-		             "\t\t\tif (!plain_len(r, p, lim, depth, 0x%xu, %d, &f))\n\t\t\t\tgoto fallback;\n",
+		fprintf(out, "\t/* %s */\n\tif (lim - p >= 2 && p[0] == 0x%02x) {\n"
+		             "\t\tif (!plain_len(r, p, lim, depth, 0x%xu, %d, &f))\n\t\t\tgoto general;\n",
 		        m->name, id, (unsigned)m->tag, cons ? 0x20 : 0);
-		place("\t\t\t", t->first + i);
-		emit_value("\t\t\t", m->type, m->tag_mode, "x", "&f", "p", "lim", "depth", 1);
-		fprintf(out, "\t\t\tif (!e)\n\t\t\t\treturn r->code ? NULL : pass_over(r, p, lim, 0, depth);\n"
-		             "\t\t\tp = e;\n\t\t\tedx = %d;\n\t\t}%s\n",
-		        i + 1, m->flags & SM_OPTIONAL ? "" : " else {\n\t\t\tgoto fallback;\n\t\t}");
+		place("\t\t", t->first + i);
+		emit_value("\t\t", m->type, m->tag_mode, "x", "&f", "p", "lim", "depth");
+		fprintf(out, "\t\tif (!e)\n\t\t\treturn r->code ? NULL : pass_over(r, p, lim, 0, depth);\n"
+		             "\t\tp = e;\n\t\tedx = %d;\n\t}%s\n",
+		        i + 1, m->flags & SM_OPTIONAL ? "" : " else {\n\t\tgoto general;\n\t}");
 	}
-	if (fast_end)
-		fputs("\t\tif (p >= lim)\n\t\t\treturn p;\n\t\tgoto fallback;\n", out);
-	/* Said again, so that the argument is not kept through the reads above. */
-	fputs("\t}\nfallback:\n\tindef = 0;\ngeneral:\n", out);
-	fprintf(out, "\tfor (;; edx++) {\n"
-	             "\t\tif (!indef ? p >= lim : is_eoc(p, lim))\n"
-	             "\t\t\treturn seq_end(r, %d, edx >= %d, p, indef);\n"
-	             "\t\tif (edx >= %d)\n\t\t\treturn seq_tail(r, %d, p, lim, indef, depth);\n"
-	             "\t\tif (!header(r, p, lim, depth, &h))\n\t\t\treturn NULL;\n"
-	             "\t\tswitch (edx) {\n",
-	        ti, k, t->count, ti);
-	for (int i = 0; i < t->count; i++) {
-		const schema_member *m = &el[i].m;
-		fprintf(out, "\t\tcase %d: /* %s */\n", i, m->name);
-		if (m->tag == UINT32_MAX)
-			fputs("\t\t\tbreak; /* an untagged CHOICE: seq_find() */\n", out);
-		else
-			fprintf(out, "\t\t\tif (h.tag != 0x%xu)\n\t\t\t\tbreak;\n", (unsigned)m->tag);
-		fprintf(out, "\t\tm%d:\n", i);
-		place("\t\t\t", t->first + i);
-		emit_value("\t\t\t", m->type, m->tag_mode, "x", "&h", "p", "lim", "depth", 0);
-		fputs("\t\t\tgoto next;\n", out);
-	}
-	fprintf(out, "\t\t}\n\t\t/* Not the next member in order. */\n"
-	             "\t\tswitch (seq_find(%d, edx, h.tag)) {\n", ti);
-	for (int i = 0; i < t->count; i++)
-		fprintf(out, "\t\tcase %d:\n\t\t\tedx = %d;\n\t\t\tgoto m%d;\n", i, i, i);
-	fprintf(out, "\t\tdefault:\n"
-	             "\t\t\tif (!(e = seq_unknown(r, %d, edx, &h, p, lim, depth)))\n"
-	             "\t\t\t\treturn r->code ? NULL : pass_over(r, p, lim, indef, depth);\n"
-	             "\t\t\tp = e;\n\t\t\tedx = seq_after_unknown(%d, edx);\n\t\t\tcontinue;\n\t\t}\n"
-	             "\tnext:\n\t\tif (!e)\n\t\t\treturn r->code ? NULL : pass_over(r, p, lim, indef, depth);\n"
-	             "\t\tp = e;\n\t}\n}\n", ti, ti);
+	if (i == t->count)
+		fputs("\tif (p >= lim)\n\t\treturn p;\n", out);
+	fprintf(out, "general:\n\treturn seq_general(r, %d, st, p, lim, indef, depth, edx);\n}\n", ti);
 }
 
 static void emit_list(int ti)
 {
-	const gen_type *g = &S->types[ti];
-	const schema_type *t = &g->t;
+	const schema_type *t = &S->types[ti].t;
 	const schema_member *m = &S->members[t->first].m;
 	char size[2 * GEN_NAME + 32];
 	gen_size_expr(&S->types[m->type], size, sizeof size);
@@ -295,24 +250,20 @@ static void emit_list(int ti)
 	             "\t\t} else if (is_eoc(p, lim)) {\n\t\t\tp += 2;\n\t\t\tbreak;\n\t\t}\n",
 	        t->name, linkage(ti), ti, id >= 0 ? "\thdr h;\n" : "");
 	if (id >= 0) {
-		/* The item's plain form, its header read here. */
+		/* The item's plain form, its header read here; any other, list_item(). */
 		fprintf(out, "\t\tif (lim - p >= 2 && p[0] == 0x%02x && plain_len(r, p, lim, depth, 0x%xu, %d, &h)) {\n"
 		             "\t\t\tif (!(x = node(r, %s)))\n\t\t\t\treturn NULL;\n",
 		        id, (unsigned)m->tag, cons ? 0x20 : 0, size);
-		emit_value("\t\t\t", m->type, m->tag_mode, "x", "&h", "p", "lim", "depth", 1);
-		fprintf(out, "\t\t} else {\n\t\t\tif (!header(r, p, lim, depth, &h))\n\t\t\t\treturn NULL;\n"
-		             "\t\t\tif (h.tag != 0x%xu) {\n\t\t\t\tmismatch(r, p, %d);\n"
-		             "\t\t\t\treturn pass_over(r, p, lim, indef, depth);\n\t\t\t}\n",
-		        (unsigned)m->tag, ti);
+		emit_value("\t\t\t", m->type, m->tag_mode, "x", "&h", "p", "lim", "depth");
+		fprintf(out, "\t\t} else {\n\t\t\te = list_item(r, %d, &x, p, lim, depth);\n\t\t}\n", ti);
 	} else {
 		/* An untagged CHOICE, which reads its alternative's header itself (hp NULL). */
 		if (m->tag != UINT32_MAX || S->types[m->type].t.kind != SK_CHOICE)
 			refuse(t->name, NULL, "an item tag of more than one octet");
-		fputs("\t\t{\n", out);
+		fprintf(out, "\t\tif (!(x = node(r, %s)))\n\t\t\treturn NULL;\n", size);
+		emit_value("\t\t", m->type, m->tag_mode, "x", "NULL", "p", "lim", "depth");
 	}
-	fprintf(out, "\t\t\tif (!(x = node(r, %s)))\n\t\t\t\treturn NULL;\n", size);
-	emit_value("\t\t\t", m->type, m->tag_mode, "x", id >= 0 ? "&h" : "NULL", "p", "lim", "depth", 0);
-	fputs("\t\t}\n\t\tif (!e)\n\t\t\treturn r->code ? NULL : pass_over(r, p, lim, indef, depth);\n"
+	fputs("\t\tif (!e)\n\t\t\treturn r->code ? NULL : pass_over(r, p, lim, indef, depth);\n"
 	      "\t\tp = e;\n\t\tif (!list_add(r, &li, x))\n\t\t\treturn NULL;\n\t}\n"
 	      "\treturn list_end(st, &li, p);\n}\n", out);
 }
@@ -328,14 +279,13 @@ static void emit_choice(int ti)
 	 * hp: the header read (of the EXPLICIT tag when tagged, else of the
 	 * alternative); NULL when untagged and not read. An alternative in its
 	 * plain form (inside a definite tag) is found by its identifier octet
-	 * and read here; anything else takes the general path below.
+	 * and read here; anything else, choice_general().
 	 */
 	fprintf(out, "\n/* %s */\n%s pos c_%d(reader *r, char *st, int tagged, pos p, pos lim, "
 	             "const hdr *hp, unsigned depth)\n{\n"
-	             "\thdr ah;\n\tpos e;\n\tchar *x;\n"
 	             "\tif (tagged ? hp->cons && hp->e : !hp) {\n"
-	             "\t\tpos ap = tagged ? hp->c : p, alim = tagged ? hp->e : lim;\n"
-	             "\t\tunsigned ad = tagged ? depth + 1 : depth;\n\t\thdr fh;\n"
+	             "\t\tpos ap = tagged ? hp->c : p, alim = tagged ? hp->e : lim, e;\n"
+	             "\t\tunsigned ad = tagged ? depth + 1 : depth;\n\t\thdr fh;\n\t\tchar *x;\n"
 	             "\t\tif (alim - ap >= 2) {\n\t\t\tswitch (ap[0]) {\n",
 	        t->name, linkage(ti), ti);
 	for (int i = 0; i < t->count; i++) {
@@ -349,44 +299,15 @@ static void emit_choice(int ti)
 		             "\t\t\t\tschema_present_set(st + %s, %s, %d);\n",
 		        id, m->name, (unsigned)m->tag, id & 0x20, po, ps, i + 1);
 		place("\t\t\t\t", k);
-		emit_value("\t\t\t\t", m->type, m->tag_mode, "x", "&fh", "ap", "alim", "ad", 1);
+		emit_value("\t\t\t\t", m->type, m->tag_mode, "x", "&fh", "ap", "alim", "ad");
 		fputs("\t\t\t\tgoto read;\n", out);
 	}
 	fprintf(out, "\t\t\t}\n\t\t}\n\t\tif (0) {\n\t\tread:\n"
 	             "\t\t\tif (!e)\n\t\t\t\treturn r->code || !tagged ? NULL : pass_over(r, ap, alim, 0, ad);\n"
 	             "\t\t\tif (tagged && e != alim) {\n\t\t\t\tmismatch(r, e, %d); /* more than one value in the tag */\n"
 	             "\t\t\t\treturn pass_over(r, e, alim, 0, ad);\n\t\t\t}\n\t\t\treturn e;\n\t\t}\n\t}\n"
-	             "\tchoice_frame f = { .ap = p, .alim = lim, .depth = depth };\n"
-	             "\tif (!hp) {\n\t\tif (!header(r, p, lim, depth, &ah))\n\t\t\treturn NULL;\n"
-	             "\t\thp = &ah;\n\t} else if (tagged) {\n"
-	             "\t\tint k = choice_open(r, %d, p, lim, &hp, &ah, &f);\n"
-	             "\t\tif (k <= 0)\n\t\t\treturn k ? pass_over(r, f.ap, f.alim, f.indef, f.depth) : NULL;\n"
-	             "\t}\n"
-	             "\tswitch (hp->tag) {\n",
+	             "\treturn choice_general(r, %d, st, tagged, p, lim, hp, depth);\n}\n",
 	        ti, ti);
-	for (int i = 0; i < t->count; i++) {
-		int k = t->first + i;
-		const schema_member *m = &S->members[k].m;
-		int any = 0;
-		for (unsigned j = 0; j < t->tag_map_count; j++) {
-			const schema_tag2member *e = &S->maps[t->tag_map + j];
-			if (e->member == i) {
-				fprintf(out, "\tcase 0x%xu:\n", (unsigned)e->tag);
-				any = 1;
-			}
-		}
-		if (!any) {
-			refuse(t->name, m->name, "an alternative without a tag");
-			continue;
-		}
-		fprintf(out, "\t\t/* %s */\n\t\tschema_present_set(st + %s, %s, %d);\n", m->name, po, ps, i + 1);
-		place("\t\t", k);
-		emit_value("\t\t", m->type, m->tag_mode, "x", "hp", "f.ap", "f.alim", "f.depth", 0);
-		fputs("\t\tbreak;\n", out);
-	}
-	fprintf(out, "\tdefault:\n\t\te = choice_unknown(r, %d, %d, hp, &f);\n\t}\n"
-	             "\treturn tagged ? choice_close(r, %d, e, &f) : e;\n}\n",
-	        ti, (t->flags & SF_EXTENSIBLE) != 0, ti);
 }
 
 int emit_ber_readers(const gen_schema *s, FILE *f)
@@ -425,26 +346,21 @@ int emit_ber_readers(const gen_schema *s, FILE *f)
 		else if (k == SK_CHOICE)
 			emit_choice(i);
 	}
-	/* Roots: each type as a member of nothing, with its own tag. */
-	fputs("\n/* Each type as the root of a message: its own tag (an untagged CHOICE: none). */\n", f);
+	/* For the general path (read_value()): each SEQUENCE's and list's reader by type. */
+	fputs("\nstatic walker *const walkers[SCHEMA_NTYPES] = {\n", f);
 	for (int i = 0; i < s->ntypes; i++) {
-		const schema_type *t = &s->types[i].t;
-		char size[2 * GEN_NAME + 32];
-		gen_size_expr(&s->types[i], size, sizeof size);
-		fprintf(f, "\nstatic pos root_%d(reader *r, void **slot, pos p, pos lim, const hdr *hp)\n{\n"
-		           "\tpos e;\n\tchar *x;\n\t(void)lim;\n",
-		        i);
-		if (t->tag_count)
-			fprintf(f, "\tif (hp->tag != 0x%xu)\n\t\treturn mismatch(r, p, %d);\n",
-			        (unsigned)s->tags[t->tags], i);
-		fprintf(f, "\tif (!(x = *slot ? *slot : put_node(r, slot, %s)))\n\t\treturn NULL;\n", size);
-		emit_value("\t", i, 0, "x", "hp", "p", "lim", "0", 0);
-		fputs("\treturn e;\n}\n", f);
+		int k = s->types[i].t.kind;
+		if (k == SK_SEQUENCE || k == SK_SEQUENCE_OF || k == SK_SET_OF)
+			fprintf(f, "\t[%d] = %c_%d,\n", i, k == SK_SEQUENCE ? 's' : 'l', i);
 	}
-	fputs("\ntypedef pos root_reader(reader *r, void **slot, pos p, pos lim, const hdr *hp);\n"
-	      "static root_reader *const root_readers[SCHEMA_NTYPES] = {\n", f);
-	for (int i = 0; i < s->ntypes; i++)
-		fprintf(f, "\troot_%d,\n", i);
+	fputs("};\n", f);
+	/* Segment tags below a constructed string's first level, where not the type's own. */
+	fputs("\nstatic const uint32_t inner_tags[SCHEMA_NTYPES] = {\n", f);
+	for (int i = 0; i < s->ntypes; i++) {
+		const asn_TYPE_descriptor_t *td = s->types[i].td;
+		if (is_string(s->types[i].t.kind) && td->all_tags[td->all_tags_count - 1] != td->all_tags[0])
+			fprintf(f, "\t[%d] = 0x%xu,\n", i, (unsigned)td->all_tags[td->all_tags_count - 1]);
+	}
 	fputs("};\n", f);
 	return failed || ferror(f) ? -1 : 0;
 }
