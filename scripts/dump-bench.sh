@@ -46,7 +46,8 @@ echo "capture: $(human "$(stat -c %s "$cap")"), UDP, text on 2944 and BER on 294
 
 # --- (a) against tshark -----------------------------------------------------
 if [[ ${DUMP_BENCH_PART:-all} != logs ]]; then
-# one decoding thread per CPU (the default), and for reference all in one thread
+# one decoding thread per CPU, the reading one included (the default), and for
+# reference all in the reading thread
 t_one=$(timed "$dump" --threads 0 --stats "$cap")
 cp "$work/out" "$work/stats.one"
 echo "megaco-dump --stats --threads 0: $(wall "$t_one") s wall, $(cpu "$t_one") s CPU"

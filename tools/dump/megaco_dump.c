@@ -36,8 +36,8 @@ static void usage(FILE *to)
 	        "  --scan                with --log and one --tid: find records by a scan of the\n"
 	        "                        bytes, decoding only those that match\n"
 	        "  --layout BITS/BITS/.. termination-ID layout for binary IDs (default 8/8/8)\n"
-	        "  --threads N           decoding threads (default: one per CPU; 0: decode in\n"
-	        "                        the reading thread)\n"
+	        "  --threads N           decoding threads besides the reading one, which decodes\n"
+	        "                        too (default: one less than the CPUs; 0: it alone)\n"
 	        "Filters (each may repeat: any value matches; different filters all apply):\n"
 	        "  --tid N  --ctx N|$|*|-  --term PATTERN (* wildcard)  --command NAME\n"
 	        "  --mid PATTERN  --encoding pretty|compact|text|ber|per|aper\n"
@@ -391,8 +391,10 @@ int main(int argc, char **argv)
 	log_format log_fmt = LOG_TEXT;
 	int want_stats = 0, count_only = 0, scan = 0, status = 2;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	/* one per CPU: with one CPU, a second thread would only take turns */
-	unsigned threads = ncpu > 1 ? (unsigned)(ncpu < MAX_THREADS ? ncpu : MAX_THREADS) : 0;
+	/* One per CPU, the reading thread counted: it decodes whenever the ring
+	 * of batches is full, so one thread more would make three take turns on
+	 * two CPUs (and lose their caches to each other). */
+	unsigned threads = ncpu > 1 ? (unsigned)(ncpu <= MAX_THREADS ? ncpu - 1 : MAX_THREADS) : 0;
 	megaco_tid_layout *layout = NULL;
 
 	for (int i = 1; i < argc; i++) {

@@ -209,8 +209,10 @@ pipeline *pipeline_new(dump_ctx *ctx, unsigned threads)
 	if (!p)
 		return NULL;
 	p->ctx = ctx;
-	/* two batches per thread in flight, one being filled, one handed on */
-	p->nslots = 2 * (size_t)threads + 2;
+	/* two batches in flight per decoding thread, the reading one included
+	 * (it decodes one while the others go on with theirs), one being
+	 * filled, one handed on */
+	p->nslots = 2 * ((size_t)threads + 1) + 2;
 	/* (sizeof (batch) is a multiple of its alignment) */
 	if (!(p->slots = aligned_alloc(_Alignof(batch), p->nslots * sizeof *p->slots)) ||
 	    (threads && !(p->threads = calloc(threads, sizeof *p->threads)))) {
