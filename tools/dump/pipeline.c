@@ -71,15 +71,31 @@ static void decode_batch(pipeline *p, batch *b)
 	}
 }
 
-/* Decodes the next batch if it is ready; with mu held (released meanwhile).
- * 1 if it did. */
-static int decode_next(pipeline *p)
+/* The oldest batch ready to decode, or (newest) the newest one; NULL if
+ * none is. next_work, the oldest that may be, passes those taken. */
+static batch *ready_batch(pipeline *p, int newest)
 {
-	batch *b = &p->slots[p->next_work % p->nslots];
-	if (b->state != B_READY || b->seq != p->next_work)
+	for (; p->next_work < p->next_fill; p->next_work++)
+		if (p->slots[p->next_work % p->nslots].state == B_READY)
+			break;
+	for (uint64_t seq = newest ? p->next_fill : p->next_work + 1; seq-- > p->next_work;) {
+		batch *b = &p->slots[seq % p->nslots];
+		if (b->state == B_READY)
+			return b;
+	}
+	return NULL;
+}
+
+/* Decodes a batch if one is ready (the workers the oldest; the reading
+ * thread the newest, so that while it decodes, the batches it must hand on
+ * first are the workers' to finish); with mu held (released meanwhile).
+ * 1 if it did. */
+static int decode_next(pipeline *p, int newest)
+{
+	batch *b = ready_batch(p, newest);
+	if (!b)
 		return 0;
 	b->state = B_WORKING;
-	p->next_work++;
 	pthread_mutex_unlock(&p->mu);
 	decode_batch(p, b);
 	pthread_mutex_lock(&p->mu);
@@ -93,7 +109,7 @@ static void *worker(void *arg)
 	pipeline *p = arg;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		if (decode_next(p))
+		if (decode_next(p, 0))
 			continue;
 		if (p->stop)
 			break;
@@ -133,11 +149,11 @@ static int consume_one(pipeline *p)
 }
 
 /* With mu held: makes progress while waiting. The oldest batch is handed on
- * if it is done; else a ready batch is decoded here rather than idling
- * (this is all the decoding there is with no threads); else it waits. */
+ * if it is done; else the newest ready batch is decoded here rather than
+ * idling (this is all the decoding there is with no threads); else it waits. */
 static void step(pipeline *p)
 {
-	if (consume_one(p) || decode_next(p))
+	if (consume_one(p) || decode_next(p, 1))
 		return;
 	pthread_cond_wait(&p->done, &p->mu);
 }
