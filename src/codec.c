@@ -7,7 +7,6 @@
 
 #include "megaco/version.h"
 #include "MegacoMessage.h"
-#include "asn1_settle.h"
 #include "internal.h"
 #include "name_convert.h"
 #include "validate.h"
@@ -171,8 +170,7 @@ int megaco_encode(const megaco_message *msg, megaco_encoding enc, const megaco_o
 {
 	megaco_options store;
 	const megaco_options *o = options_resolve(opts, &store);
-	asn1_descriptors_settle();
-	clear_error(err);
+	clear_error(err); /* asn1c's descriptors: message_create() settled them for msg */
 	if (!o)
 		return options_bad_version(opts, err);
 	if (!msg || !out_len || (!buf && cap))

@@ -447,72 +447,56 @@ static unsigned not_name_any(const uint8_t *p, size_t n)
 	return bad;
 }
 
+/* The octet classes find_class() looks for. */
+enum { FIND_SDP, FIND_DM };
+
 #if defined(__SSE2__)
-/* Bit k set when octet k of p[0..16) is sdp_special. */
-static inline unsigned sdp_special16(const uint8_t *p)
+/* Bit k set when octet k of p[0..16) is in class which (sdp_special or dm_bad). */
+static inline unsigned class16(int which, const uint8_t *p)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_setzero_si128()),
-	                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('\r'))),
-	                         _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')),
-	                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('}'))));
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p), m;
+	if (which == FIND_SDP) {
+		m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_setzero_si128()),
+		                              _mm_cmpeq_epi8(x, _mm_set1_epi8('\r'))),
+		                 _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')),
+		                              _mm_cmpeq_epi8(x, _mm_set1_epi8('}'))));
+	} else {
+		__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1F)), x);
+		__m128i ok = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\t')),
+		                                       _mm_cmpeq_epi8(x, _mm_set1_epi8('\r'))),
+		                          _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+		m = _mm_or_si128(_mm_andnot_si128(ok, ctl),
+		                 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('{')),
+		                                           _mm_cmpeq_epi8(x, _mm_set1_epi8('}'))),
+		                              _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))));
+	}
 	return (unsigned)_mm_movemask_epi8(m);
 }
 #endif
 
-/* Index of the first sdp_special octet of p[i..n), or n. */
-static inline size_t sdp_next(const uint8_t *p, size_t i, size_t n)
+/* Index of the first octet of p[i..n) in class which, or n. */
+TW_INLINE size_t find_class(int which, const uint8_t *p, size_t i, size_t n)
 {
 #if defined(__SSE2__)
 	if (n >= 16) {
 		for (; i + 16 <= n; i += 16) {
-			unsigned bits = sdp_special16(p + i);
+			unsigned bits = class16(which, p + i);
 			if (bits)
 				return i + (size_t)__builtin_ctz(bits);
 		}
 		if (i < n) {
 			/* The last 16 octets, ignoring those before i (already seen). */
-			unsigned bits = sdp_special16(p + n - 16) >> (i - (n - 16));
+			unsigned bits = class16(which, p + n - 16) >> (i - (n - 16));
 			return bits ? i + (size_t)__builtin_ctz(bits) : n;
 		}
 		return n;
 	}
 #endif
+	const unsigned char *table = which == FIND_SDP ? sdp_special : dm_bad;
 	for (; i < n; i++)
-		if (sdp_special[p[i]])
+		if (table[p[i]])
 			return i;
 	return n;
-}
-
-/* Nonzero when p[0..n) holds a dm_bad octet. */
-static inline unsigned dm_bad_any(const uint8_t *p, size_t n)
-{
-#if defined(__SSE2__)
-	if (n >= 16) {
-		unsigned bits = 0;
-		for (size_t i = 0;; i += 16) {
-			const uint8_t *q = i + 16 <= n ? p + i : p + n - 16;
-			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
-			__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1F)), x);
-			__m128i ok = _mm_or_si128(
-				_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\t')),
-			                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\r'))),
-				_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
-			__m128i m = _mm_or_si128(
-				_mm_andnot_si128(ok, ctl),
-				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('{')),
-			                                  _mm_cmpeq_epi8(x, _mm_set1_epi8('}'))),
-				             _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))));
-			bits |= (unsigned)_mm_movemask_epi8(m);
-			if (bits || i + 16 >= n)
-				return bits;
-		}
-	}
-#endif
-	unsigned bad = 0;
-	for (size_t i = 0; i < n; i++)
-		bad |= dm_bad[p[i]];
-	return bad;
 }
 
 /* tid: the termination ID whose name this is (pathNAME: ASCII only), else NULL. */
@@ -648,11 +632,6 @@ static void quoted_from(enc *e, const uint8_t *p, size_t n, size_t i, const char
 	ch(e, '"');
 	tw_put(&e->w, p, n);
 	ch(e, '"');
-}
-
-static void quoted(enc *e, const uint8_t *p, size_t n, const char *what)
-{
-	quoted_from(e, p, n, 0, what);
 }
 
 /* VALUE: a plain token when every octet allows it, else a quoted string. */
@@ -942,7 +921,7 @@ static void error_descriptor(enc *e, const ErrorDescriptor_t *d)
 	num_max(e, d->errorCode, U16, "error code");
 	inline_tok(e, '{');
 	if (d->errorText)
-		quoted(e, d->errorText->buf, (size_t)d->errorText->size, "error text");
+		quoted_from(e, d->errorText->buf, (size_t)d->errorText->size, 0, "error text");
 	inline_tok(e, '}');
 }
 
@@ -1048,7 +1027,7 @@ static void event_parameter(enc *e, const EventParameter_t *p, unsigned l)
 	    p->eventParameterName.buf[0] == 'd' && p->eventParameterName.buf[1] == 's') {
 		ch(e, '=');
 		const OCTET_STRING_t *v = p->value.list.array[0];
-		quoted(e, v->buf, v->size > 0 ? (size_t)v->size : 0, "digit string");
+		quoted_from(e, v->buf, v->size > 0 ? (size_t)v->size : 0, 0, "digit string");
 		return;
 	}
 	parm_values(e, p->value.list.array, p->value.list.count, kind, flag, l);
@@ -1060,12 +1039,6 @@ static void sig_parameter(enc *e, const SigParameter_t *p, unsigned l)
 	int kind = p->extraInfo ? (int)p->extraInfo->present : 0;
 	long flag = EXTRA_INFO_FLAG(p->extraInfo, SigParameter);
 	parm_values(e, p->value.list.array, p->value.list.count, kind, flag, l);
-}
-
-static void stream_eq(enc *e, long id)
-{
-	kw_eq(e, KW_STREAM);
-	num_max(e, id, U16, "stream ID");
 }
 
 /* ------------------------------------------------------ media descriptors */
@@ -1086,7 +1059,8 @@ static void sdp_open(enc *e, int kwid, int lines)
 TW_INLINE void sdp_value(enc *e, const OCTET_STRING_t *v)
 {
 	size_t size = v->size > 0 ? (size_t)v->size : 0, start = 0;
-	for (size_t k = sdp_next(v->buf, 0, size); k < size; k = sdp_next(v->buf, k + 1, size)) {
+	for (size_t k = find_class(FIND_SDP, v->buf, 0, size); k < size;
+	     k = find_class(FIND_SDP, v->buf, k + 1, size)) {
 		unsigned char c = v->buf[k];
 		if (c != '}') {
 			fail(e, MEGACO_ERR_CONSTRAINT, "SDP value holds octet 0x%02X", c);
@@ -1226,7 +1200,7 @@ static void media(enc *e, const MediaDescriptor_t *d, unsigned l)
 		for (int i = 0; i < d->streams->choice.multiStream.list.count; i++) {
 			const StreamDescriptor_t *s = d->streams->choice.multiStream.list.array[i];
 			SEP(e, n, l + 1);
-			stream_eq(e, s->streamID);
+			num_item(e, NULL, 0, KW_STREAM, &s->streamID, U16, "stream ID");
 			lb(e, l + 1);
 			int m = 0;
 			stream_parms(e, &s->streamParms, &m, l + 2);
@@ -1313,11 +1287,9 @@ static void digit_map_value(enc *e, const DigitMapValue_t *v, unsigned l)
 	/* The body goes out as the model holds it; braces would end it early. */
 	const uint8_t *b = v->digitMapBody.buf;
 	size_t size = v->digitMapBody.size > 0 ? (size_t)v->digitMapBody.size : 0;
-	if (dm_bad_any(b, size)) {
-		size_t i = 0;
-		while (!dm_bad[b[i]])
-			i++;
-		fail(e, MEGACO_ERR_CONSTRAINT, "digit map body has octet 0x%02X", b[i]);
+	size_t bad = find_class(FIND_DM, b, 0, size);
+	if (bad < size) {
+		fail(e, MEGACO_ERR_CONSTRAINT, "digit map body has octet 0x%02X", b[bad]);
 		return;
 	}
 	/* The reader trims blanks around the body and takes a leading "T:" for a timer. */
@@ -1884,7 +1856,7 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 					no_form(e, &asn_DEF_IndAudStreamDescriptor, s,
 					        "an audited Stream descriptor with other than one item");
 				SEP(e, n, sl);
-				stream_eq(e, s->streamID);
+				num_item(e, NULL, 0, KW_STREAM, &s->streamID, U16, "stream ID");
 				lb(e, sl);
 				ind_aud_stream_parms(e, sp, sl + 2);
 				rb(e, sl);
@@ -1915,7 +1887,7 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 		name(e, &d->eventName, "event name");
 		if (d->streamID) {
 			lb(e, l + 1);
-			stream_eq(e, *d->streamID);
+			num_item(e, NULL, 0, KW_STREAM, d->streamID, U16, "stream ID");
 			rb(e, l + 1);
 		}
 		rb(e, l);
@@ -2062,12 +2034,6 @@ static void service_change_address(enc *e, const ServiceChangeAddress_t *a)
 	}
 }
 
-static void version_item(enc *e, long v)
-{
-	kw_eq(e, KW_VERSION);
-	num_max(e, v, 99, "version");
-}
-
 static void profile(enc *e, const ServiceChangeProfile_t *p)
 {
 	kw_eq(e, KW_PROFILE);
@@ -2080,12 +2046,6 @@ static void profile(enc *e, const ServiceChangeProfile_t *p)
 	name(e, &p->profileName, "profile");
 }
 
-static void mgc_id(enc *e, const MId_t *m)
-{
-	kw_eq(e, KW_MGC_ID);
-	mid(e, m);
-}
-
 /* ServiceChangeAddress, Version and Profile: items of a Services list, as they are present. */
 static void sc_address_version_profile(enc *e, const ServiceChangeAddress_t *a, const long *v,
                                        const ServiceChangeProfile_t *p, int *n, unsigned l)
@@ -2094,10 +2054,7 @@ static void sc_address_version_profile(enc *e, const ServiceChangeAddress_t *a, 
 		SEP(e, *n, l);
 		service_change_address(e, a);
 	}
-	if (v) {
-		SEP(e, *n, l);
-		version_item(e, *v);
-	}
+	num_item(e, n, l, KW_VERSION, v, 99, "version");
 	if (p) {
 		SEP(e, *n, l);
 		profile(e, p);
@@ -2109,7 +2066,8 @@ static void sc_mgc_time(enc *e, const MId_t *m, const TimeNotation_t *t, int *n,
 {
 	if (m) {
 		SEP(e, *n, l);
-		mgc_id(e, m);
+		kw_eq(e, KW_MGC_ID);
+		mid(e, m);
 	}
 	if (t) {
 		SEP(e, *n, l);
@@ -2144,7 +2102,7 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 		const OCTET_STRING_t *r = p->serviceChangeReason.list.array[0];
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_REASON);
-		quoted(e, r->buf, r->size > 0 ? (size_t)r->size : 0, "service change reason");
+		quoted_from(e, r->buf, r->size > 0 ? (size_t)r->size : 0, 0, "service change reason");
 	}
 	if (p->serviceChangeDelay) {
 		SEP(e, n, l + 1);
@@ -2484,7 +2442,7 @@ static void topology(enc *e, const struct ContextRequest__topologyReq *t, unsign
 		        KW_ONEWAY);
 		if (r->streamID) {
 			cm(e, l + 1);
-			stream_eq(e, *r->streamID);
+			num_item(e, NULL, 0, KW_STREAM, r->streamID, U16, "stream ID");
 		}
 		if (r->topologyDirectionExtension) {
 			cm(e, l + 1);
@@ -2779,9 +2737,9 @@ TW_INLINE void message(enc *e, const MegacoMessage_t *m)
 		ch(e, '\n');
 	}
 	kw(e, KW_MEGACOP);
-	ch(e, '/');
-	ch(e, (char)('0' + m->mess.version)); /* 1..3: the version gate saw it */
-	ch(e, ' ');
+	/* "/3 ": the version is 1..3, the version gate saw it */
+	const unsigned char v[3] = { '/', (unsigned char)('0' + m->mess.version), ' ' };
+	tw_put_small(&e->w, v, 3);
 	mid(e, &m->mess.mId);
 	ch(e, '\n');
 	if (m->mess.messageBody.present == Message__messageBody_PR_messageError) {
