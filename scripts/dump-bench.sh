@@ -70,6 +70,7 @@ if command -v tshark >/dev/null; then
   echo "ratio tshark / megaco-dump: $(div "$(wall "$t_tshark")" "$(wall "$t_dump")")x wall," \
     "$(div "$(cpu "$t_tshark")" "$(cpu "$t_dump")")x CPU (goal >= 50x)"
   echo "per message: megaco-dump $(div "$(cpu "$t_dump")e6" "$n_dump") us CPU, tshark $(div "$(cpu "$t_tshark")e6" "$n_tshark") us CPU"
+  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 else
   echo "tshark: not installed, (a) has no ratio"
 fi
