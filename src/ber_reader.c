@@ -404,12 +404,6 @@ static ALWAYS_INLINE void *put_node(reader *r, void **slot, size_t size)
 	return *slot = node(r, size);
 }
 
-/* asn1c's SEQUENCE "in extension group": a member index at or past the marker. */
-static inline int in_extensions(const schema_type *t, int i)
-{
-	return (t->flags & SF_EXTENSIBLE) && i >= t->root_count && i <= t->count;
-}
-
 /*
  * SEQUENCE_decode_ber's member search: the member in edx..edx+optional
  * whose tag (or, for an untagged CHOICE, one of whose tags) is tag; -1 if
@@ -833,7 +827,8 @@ static NOINLINE pos seq_general(reader *r, unsigned ti, char *st, pos p, pos lim
 				return NULL;
 			e = read_value(r, el[i].type, el[i].tag_mode == 1, x, p, lim, &h, depth);
 			edx = i + 1;
-		} else if (!in_extensions(t, last)) {
+		} else if (!(t->flags & SF_EXTENSIBLE) || last < t->root_count) {
+			/* Not in asn1c's "extension group" (last <= count holds). */
 			e = mismatch(r, p, ti);
 		} else {
 			/* An unknown extension, passed over; as asn1c, with the optional members from edx on. */

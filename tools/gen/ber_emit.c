@@ -20,8 +20,7 @@
  *   - a SEQUENCE's extension additions come last (asn1c's ext_after and
  *     ext_before follow from root_count and count);
  *   - a CHOICE's tag map is strictly sorted by class, then number (no tag
- *     twice);
- *   - a SEQUENCE may end before member i exactly for i past some index.
+ *     twice).
  */
 #include <stdio.h>
 #include <string.h>
@@ -101,19 +100,11 @@ static const char *linkage(int ti)
 	           : "static";
 }
 
-/* The first member index before which a SEQUENCE may end (asn1c's rule, see may_end). */
-static int end_threshold(const schema_type *t)
+/* May a SEQUENCE's contents be empty (as seq_general() lets it end before its first member)? */
+static int may_be_empty(const schema_type *t)
 {
-	int k = -1;
-	for (int edx = 0; edx <= t->count; edx++) {
-		int may = edx == t->count || edx + S->members[t->first + edx].m.optional == t->count ||
-		          ((t->flags & SF_EXTENSIBLE) && edx >= t->root_count);
-		if (may && k < 0)
-			k = edx;
-		if (!may && k >= 0)
-			refuse(t->name, NULL, "a SEQUENCE that may end before a member but not after it");
-	}
-	return k;
+	return t->count == 0 || S->members[t->first].m.optional == t->count ||
+	       ((t->flags & SF_EXTENSIBLE) && t->root_count == 0);
 }
 
 /*
@@ -132,7 +123,7 @@ static void emit_value(const char *ind, int type, int tag_mode, const char *tgt,
 	case SK_SEQUENCE_OF:
 	case SK_SET_OF: {
 		char fn = g->t.kind == SK_SEQUENCE ? 's' : 'l';
-		if (fn == 'l' || end_threshold(&g->t) == 0)
+		if (fn == 'l' || may_be_empty(&g->t))
 			/* Empty contents, which the type allows: nothing to read. */
 			fprintf(out, "%se = (%s)->c == (%s)->e ? (%s)->e : %c_%d(r, %s, (%s)->c, (%s)->e, 0, %s + 1);\n",
 			        ind, hx, hx, hx, fn, type, tgt, hx, hx, d);
