@@ -538,11 +538,12 @@ static int to_long(pos b, size_t n, int is_unsigned, long *out)
 	return 0;
 }
 
-static NOINLINE pos r_int_other(reader *r, long *v, pos p, const hdr *h, int uns, unsigned ti)
+/* r_int() off its one load: none or more than sizeof(long) octets, or the message's last 8. */
+static NOINLINE pos r_int_other(reader *r, long *v, pos p, pos c, pos e, int uns, unsigned ti)
 {
-	if (to_long(h->c, (size_t)(h->e - h->c), uns, v) != 0)
+	if (to_long(c, (size_t)(e - c), uns, v) != 0)
 		return mismatch(r, p, ti);
-	return h->e;
+	return e;
 }
 
 /* The 8 octets at b as a big-endian number, whatever the CPU's byte order. */
@@ -568,19 +569,11 @@ static ALWAYS_INLINE pos r_int(reader *r, long *v, pos p, const hdr *h, int uns,
 	if (UNLIKELY(h->cons))
 		return mismatch(r, p, ti);
 	size_t n = (size_t)(h->e - h->c);
-	if (UNLIKELY(n - 1 >= sizeof(long)))
-		return r_int_other(r, v, p, h, uns, ti);
-	pos b = h->c;
-	if (LIKELY(r->in_end - b >= 8)) {
-		uint64_t x = load_be64(b);
-		unsigned sh = 8 * (8 - (unsigned)n);
-		*v = uns ? (long)(x >> sh) : (long)((int64_t)x >> sh);
-		return h->e;
-	}
-	unsigned long l = uns || !(*b & 0x80) ? 0 : ~0ul;
-	for (; b < h->e; b++)
-		l = l << 8 | *b;
-	*v = (long)l;
+	if (UNLIKELY(n - 1 >= sizeof(long) || r->in_end - h->c < 8))
+		return r_int_other(r, v, p, h->c, h->e, uns, ti);
+	uint64_t x = load_be64(h->c);
+	unsigned sh = 8 * (8 - (unsigned)n);
+	*v = uns ? (long)(x >> sh) : (long)((int64_t)x >> sh);
 	return h->e;
 }
 
@@ -739,7 +732,8 @@ static ALWAYS_INLINE pos r_string(reader *r, OCTET_STRING_t *st, pos p, pos lim,
 {
 	if (LIKELY(!bit && !h->cons && h->e - h->c <= INT_MAX))
 		return fill(r, st, h->c, (size_t)(h->e - h->c));
-	return r_string_other(r, st, p, lim, h, depth, ti);
+	hdr copy = *h; /* so that the caller's header can stay in registers */
+	return r_string_other(r, st, p, lim, &copy, depth, ti);
 }
 
 /*

@@ -204,7 +204,7 @@ static void emit_sequence(int ti)
 	fprintf(out, "\n/* %s */\n%s pos s_%d(reader *r, char *st, pos p, pos lim, int indef, "
 	             "unsigned depth)\n{\n\tint edx = 0;\n", t->name, linkage(ti), ti);
 	if (t->count)
-		fputs("\thdr f;\n\tpos e;\n\tchar *x;\n", out);
+		fputs("\tpos e;\n\tchar *x;\n", out);
 	fputs("\tif (indef)\n\t\tgoto general;\n", out);
 	int i;
 	for (i = 0; i < t->count; i++) {
@@ -212,7 +212,8 @@ static void emit_sequence(int ti)
 		int cons = plain_cons(m->type), id = ident(m->tag, cons);
 		if (id < 0)
 			break;
-		fprintf(out, "\t/* %s */\n\tif (lim - p >= 2 && p[0] == 0x%02x) {\n"
+		/* A header per member, which stays in registers unless that member's reader needs it in memory. */
+		fprintf(out, "\t/* %s */\n\tif (lim - p >= 2 && p[0] == 0x%02x) {\n\t\thdr f;\n"
 		             "\t\tif (!plain_len(r, p, lim, depth, 0x%xu, %d, &f))\n\t\t\tgoto general;\n",
 		        m->name, id, (unsigned)m->tag, cons ? 0x20 : 0);
 		place("\t\t", t->first + i);
@@ -276,7 +277,7 @@ static void emit_choice(int ti)
 	             "const hdr *hp, unsigned depth)\n{\n"
 	             "\tif (tagged ? hp->cons && hp->e : !hp) {\n"
 	             "\t\tpos ap = tagged ? hp->c : p, alim = tagged ? hp->e : lim, e;\n"
-	             "\t\tunsigned ad = tagged ? depth + 1 : depth;\n\t\thdr fh;\n\t\tchar *x;\n"
+	             "\t\tunsigned ad = tagged ? depth + 1 : depth;\n\t\tchar *x;\n"
 	             "\t\tif (alim - ap >= 2) {\n\t\t\tswitch (ap[0]) {\n",
 	        t->name, linkage(ti), ti);
 	for (int i = 0; i < t->count; i++) {
@@ -285,13 +286,13 @@ static void emit_choice(int ti)
 		int id = ident(m->tag, plain_cons(m->type) || m->tag_mode == 1);
 		if (id < 0)
 			continue;
-		fprintf(out, "\t\t\tcase 0x%02x: /* %s */\n"
+		fprintf(out, "\t\t\tcase 0x%02x: { /* %s */\n\t\t\t\thdr fh;\n"
 		             "\t\t\t\tif (!plain_len(r, ap, alim, ad, 0x%xu, %d, &fh))\n\t\t\t\t\tbreak;\n"
 		             "\t\t\t\tschema_present_set(st + %s, %s, %d);\n",
 		        id, m->name, (unsigned)m->tag, id & 0x20, po, ps, i + 1);
 		place("\t\t\t\t", k);
 		emit_value("\t\t\t\t", m->type, m->tag_mode, "x", "&fh", "ap", "alim", "ad");
-		fputs("\t\t\t\tgoto read;\n", out);
+		fputs("\t\t\t\tgoto read;\n\t\t\t}\n", out);
 	}
 	fprintf(out, "\t\t\t}\n\t\t}\n\t\tif (0) {\n\t\tread:\n"
 	             "\t\t\tif (!e)\n\t\t\t\treturn r->code || !tagged ? NULL : pass_over(r, ap, alim, 0, ad);\n"
