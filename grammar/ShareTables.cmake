@@ -44,12 +44,15 @@ endif()
 # flex's loop starts each match by putting back the byte its last match
 # overwrote with a NUL for yytext. megaco.l's YY_DO_BEFORE_ACTION writes no
 # NUL and its actions never write the input, so that store writes the byte
-# that is already there, once a match: taken out. It must be there to take.
+# that is already there, once a match: taken out. It must be there to take:
+# megaco.l's SKIP_TO no longer keeps yy_hold_char up to date, so a write-back
+# left in would put a stale byte into the input.
 foreach(v re nr)
   string(REGEX REPLACE "(/\\* Support of yytext\\. \\*/\n[\t ]*)\\*yy_cp = [^;\n]*yy_hold_char[^;\n]*;"
     "\\1/* the input is never written: see megaco.l, SKIP_TO */" out "${${v}}")
   if(out STREQUAL "${${v}}")
-    message(FATAL_ERROR "ShareTables.cmake: flex's yy_hold_char write-back not found")
+    message(FATAL_ERROR "ShareTables.cmake: flex's yy_hold_char write-back not found "
+      "(megaco.l's SKIP_TO needs it gone)")
   endif()
   set(${v} "${out}")
 endforeach()
