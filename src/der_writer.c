@@ -148,28 +148,39 @@ static NOINLINE unsigned char *put_tags(writer *w, unsigned char *p, const unsig
 	return m->tag_mode ? put_tl(w, p, m->tag, (size_t)(end - p), constructed) : p;
 }
 
-/* A constructed value's header with the one identifier octet id. */
+/* hdr1() past the short form: the outer levels of most messages take 0x81. */
+static NOINLINE unsigned char *hdr1_long(writer *w, unsigned char *p, const unsigned char *end,
+                                         unsigned char id, const schema_member *m)
+{
+	size_t len = (size_t)(end - p);
+	if (LIKELY(len <= 0xff && room(w, p, 3))) {
+		p -= 3;
+		p[0] = id;
+		p[1] = 0x81;
+		p[2] = (unsigned char)len;
+		return p;
+	}
+	return put_tags(w, p, end, m, 1);
+}
+
+/*
+ * A constructed value's header with the one identifier octet id. Inlined
+ * at each of the generated writers' ~220 constructed members, so only the
+ * short form is: the rest (a call per value of 128 octets or more) out of
+ * line keeps der_writer.o ~20 KB smaller (docs/footprint.md).
+ */
 static inline __attribute__((always_inline)) unsigned char *
 hdr1(writer *w, unsigned char *p, const unsigned char *end, unsigned char id,
      const schema_member *m)
 {
 	size_t len = (size_t)(end - p);
-	if (LIKELY(room(w, p, 3))) {
-		if (len <= 127) {
-			p -= 2;
-			p[0] = id;
-			p[1] = (unsigned char)len;
-			return p;
-		}
-		if (len <= 0xff) { /* the outer levels of most messages */
-			p -= 3;
-			p[0] = id;
-			p[1] = 0x81;
-			p[2] = (unsigned char)len;
-			return p;
-		}
+	if (LIKELY(len <= 127 && room(w, p, 2))) {
+		p -= 2;
+		p[0] = id;
+		p[1] = (unsigned char)len;
+		return p;
 	}
-	return put_tags(w, p, end, m, 1);
+	return hdr1_long(w, p, end, id, m);
 }
 
 /* A primitive value's header: id when it has one, else the general form. */
@@ -227,9 +238,9 @@ static inline int too_deep(writer *w, int type)
  * unsigned type (uns) holds its value as an unsigned long: with the top bit
  * set (0..4294967295 in a 32-bit long) it takes a leading 00 octet.
  */
-static inline __attribute__((always_inline)) unsigned char *
-w_int(writer *w, unsigned char *p, const char *at, const schema_member *m, unsigned char id,
-      unsigned ck, int uns, long long lo, long long hi)
+static NOINLINE unsigned char *w_int_any(writer *w, unsigned char *p, const char *at,
+                                         const schema_member *m, unsigned char id, unsigned ck,
+                                         int uns, long long lo, long long hi)
 {
 	long v = *(const long *)(const void *)at;
 	if (w->check && ck != CK_NONE &&
@@ -265,6 +276,31 @@ w_int(writer *w, unsigned char *p, const char *at, const schema_member *m, unsig
 	return leaf_hdr(w, p, end, id, m);
 }
 
+/*
+ * w_int_any() as the generated writers inline it: a one-octet value that
+ * meets the constraint (folded with the constant bounds) written here, the
+ * rest out of line.
+ */
+static inline __attribute__((always_inline)) unsigned char *
+w_int(writer *w, unsigned char *p, const char *at, const schema_member *m, unsigned char id,
+      unsigned ck, int uns, long long lo, long long hi)
+{
+	long v = *(const long *)(const void *)at;
+	long long flo = uns ? 0 : -128, fhi = 127;
+	if (ck != CK_NONE && lo > flo)
+		flo = lo;
+	if (ck != CK_NONE && hi < fhi)
+		fhi = hi;
+	if (LIKELY(id && v >= flo && v <= fhi && room(w, p, 3))) {
+		p -= 3;
+		p[0] = id;
+		p[1] = 1;
+		p[2] = (unsigned char)v;
+		return p;
+	}
+	return w_int_any(w, p, at, m, id, ck, uns, lo, hi);
+}
+
 static inline __attribute__((always_inline)) unsigned char *
 w_bool(writer *w, unsigned char *p, const char *at, const schema_member *m, unsigned char id)
 {
@@ -294,9 +330,10 @@ static NOINLINE int chars_ok(const unsigned char *s, size_t n, long long lo, lon
 }
 
 /* OCTET STRING and IA5String: SIZE within [lo, hi], octets within [clo, chi]. */
-static inline __attribute__((always_inline)) unsigned char *
-w_octets(writer *w, unsigned char *p, const char *at, const schema_member *m, unsigned char id,
-         unsigned ck, int ia5, long long lo, long long hi, long long clo, long long chi)
+static NOINLINE unsigned char *w_octets_any(writer *w, unsigned char *p, const char *at,
+                                            const schema_member *m, unsigned char id, unsigned ck,
+                                            int ia5, long long lo, long long hi, long long clo,
+                                            long long chi)
 {
 	const OCTET_STRING_t *st = (const OCTET_STRING_t *)(const void *)at;
 	size_t n = (size_t)st->size;
@@ -324,20 +361,27 @@ w_octets(writer *w, unsigned char *p, const char *at, const schema_member *m, un
 	return put_tags(w, p, end, m, 0);
 }
 
-/* The leaf writers out of line, for the roots (one call each per encoding). */
-static NOINLINE unsigned char *w_int_any(writer *w, unsigned char *p, const char *at,
-                                         const schema_member *m, unsigned char id, unsigned ck,
-                                         int uns, long long lo, long long hi)
+/*
+ * w_octets_any() as the generated writers inline it: a string given, of
+ * up to 127 octets within its SIZE, with the short header; the rest (and
+ * the roots) out of line.
+ */
+static inline __attribute__((always_inline)) unsigned char *
+w_octets(writer *w, unsigned char *p, const char *at, const schema_member *m, unsigned char id,
+         unsigned ck, int ia5, long long lo, long long hi, long long clo, long long chi)
 {
-	return w_int(w, p, at, m, id, ck, uns, lo, hi);
-}
-
-static NOINLINE unsigned char *w_octets_any(writer *w, unsigned char *p, const char *at,
-                                            const schema_member *m, unsigned char id, unsigned ck,
-                                            int ia5, long long lo, long long hi, long long clo,
-                                            long long chi)
-{
-	return w_octets(w, p, at, m, id, ck, ia5, lo, hi, clo, chi);
+	const OCTET_STRING_t *st = (const OCTET_STRING_t *)(const void *)at;
+	size_t n = (size_t)st->size;
+	int chars = ck == CK_IA5 || ck == CK_CHARS;
+	if (LIKELY(id && st->buf && n <= 127 && room(w, p, n + 2) &&
+	           (ck == CK_NONE || (st->size >= lo && st->size <= hi)) &&
+	           (!chars || !w->check || chars_ok(st->buf, n, clo, chi)))) {
+		p = put_bytes(w, p, st->buf, n) - 2;
+		p[0] = id;
+		p[1] = (unsigned char)n;
+		return p;
+	}
+	return w_octets_any(w, p, at, m, id, ck, ia5, lo, hi, clo, chi);
 }
 
 /*
