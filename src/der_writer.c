@@ -163,12 +163,8 @@ static NOINLINE unsigned char *hdr1_long(writer *w, unsigned char *p, const unsi
 	return put_tags(w, p, end, m, 1);
 }
 
-/*
- * A constructed value's header with the one identifier octet id. Inlined
- * at each of the generated writers' ~220 constructed members, so only the
- * short form is: the rest (a call per value of 128 octets or more) out of
- * line keeps der_writer.o ~20 KB smaller (docs/footprint.md).
- */
+/* A constructed value's header with the one identifier octet id: the
+ * short form in line at the ~220 generated members, the rest a call. */
 static inline __attribute__((always_inline)) unsigned char *
 hdr1(writer *w, unsigned char *p, const unsigned char *end, unsigned char id,
      const schema_member *m)
@@ -249,16 +245,6 @@ static NOINLINE unsigned char *w_int_any(writer *w, unsigned char *p, const char
 	                           (unsigned long long)(unsigned long)v <= (unsigned long long)hi))
 		return stop(w, W_CONSTRAINT, m, "value out of range");
 	unsigned char *end = p;
-	if (LIKELY(v >= (uns ? 0 : -128) && v <= 127 && room(w, p, 3))) { /* versions, IDs, small counts */
-		p -= 3;
-		p[0] = id;
-		p[1] = 1;
-		p[2] = (unsigned char)v;
-		if (LIKELY(id))
-			return p;
-		p += 2;
-		return put_tags(w, p, end, m, 0);
-	}
 	unsigned long u = (unsigned long)v, mag = v < 0 ? ~u : u;
 	/* Bytes for the magnitude's bits plus a sign bit. */
 	unsigned n = mag ? (unsigned)(sizeof(long) * CHAR_BIT - (unsigned)__builtin_clzl(mag)) / 8 + 1 : 1;
@@ -276,21 +262,14 @@ static NOINLINE unsigned char *w_int_any(writer *w, unsigned char *p, const char
 	return leaf_hdr(w, p, end, id, m);
 }
 
-/*
- * w_int_any() as the generated writers inline it: a one-octet value that
- * meets the constraint (folded with the constant bounds) written here, the
- * rest out of line.
- */
+/* w_int_any() in line: a one-octet value within the constant bounds. */
 static inline __attribute__((always_inline)) unsigned char *
 w_int(writer *w, unsigned char *p, const char *at, const schema_member *m, unsigned char id,
       unsigned ck, int uns, long long lo, long long hi)
 {
 	long v = *(const long *)(const void *)at;
-	long long flo = uns ? 0 : -128, fhi = 127;
-	if (ck != CK_NONE && lo > flo)
-		flo = lo;
-	if (ck != CK_NONE && hi < fhi)
-		fhi = hi;
+	long long flo = ck != CK_NONE && lo > -128 ? lo : uns ? 0 : -128;
+	long long fhi = ck != CK_NONE && hi < 127 ? hi : 127;
 	if (LIKELY(id && v >= flo && v <= fhi && room(w, p, 3))) {
 		p -= 3;
 		p[0] = id;
@@ -349,23 +328,13 @@ static NOINLINE unsigned char *w_octets_any(writer *w, unsigned char *p, const c
 		if ((ck == CK_IA5 || ck == CK_CHARS) && st->buf && !chars_ok(st->buf, n, clo, chi))
 			return stop(w, W_CONSTRAINT, m, "character outside the alphabet");
 	}
-	if (LIKELY(id && n <= 127 && room(w, p, n + 2))) {
-		p = put_bytes(w, p, st->buf, n) - 2;
-		p[0] = id;
-		p[1] = (unsigned char)n;
-		return p;
-	}
 	unsigned char *end = p;
 	if (!(p = put_bytes(w, p, st->buf, n)))
 		return NULL;
-	return put_tags(w, p, end, m, 0);
+	return leaf_hdr(w, p, end, id, m);
 }
 
-/*
- * w_octets_any() as the generated writers inline it: a string given, of
- * up to 127 octets within its SIZE, with the short header; the rest (and
- * the roots) out of line.
- */
+/* w_octets_any() in line: a string of up to 127 octets within its SIZE. */
 static inline __attribute__((always_inline)) unsigned char *
 w_octets(writer *w, unsigned char *p, const char *at, const schema_member *m, unsigned char id,
          unsigned ck, int ia5, long long lo, long long hi, long long clo, long long chi)
@@ -441,17 +410,6 @@ static NOINLINE unsigned char *w_oid(writer *w, unsigned char *p, const char *at
 	if (!(p = put_bytes(w, p, st->buf, st->size > 0 ? (size_t)st->size : 0)))
 		return NULL;
 	return leaf_hdr(w, p, end, id, m);
-}
-
-/* A root's headers: as hdr1() when its type has one tag (most), else put_tags(). */
-static inline unsigned char *put_root_tags(writer *w, unsigned char *p, const unsigned char *end,
-                                           const schema_member *root)
-{
-	const schema_type *t = &schema_types[root->type];
-	uint32_t tag = schema_tags[t->tags];
-	if (t->tag_count == 1 && tag >> 2 <= 30)
-		return hdr1(w, p, end, (unsigned char)((tag & 3) << 6 | 0x20 | tag >> 2), root);
-	return put_tags(w, p, end, root, 1);
 }
 
 #include "megaco_der.inc"

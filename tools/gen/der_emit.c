@@ -359,7 +359,7 @@ int emit_der_writers(const gen_schema *s, FILE *f)
 		fputs("\t\treturn p;\n", out);
 	}
 	fputs("\tdefault:\n\t\treturn NULL;\n\t}\n"
-	      "\treturn q ? put_root_tags(w, q, p, &root_members[type]) : NULL;\n}\n", out);
+	      "\treturn q ? put_tags(w, q, p, &root_members[type], 1) : NULL;\n}\n", out);
 	fprintf(out, "\n/* The most levels a value without recursive types spans (see levels_ok()). */\n"
 	             "#define DER_PLAIN_LEVELS %du\n", plain_levels());
 	return failed || ferror(f) ? -1 : 0;
