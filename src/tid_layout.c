@@ -14,21 +14,22 @@
  * in an earlier level covers only the rest of that level. Wildcarded and
  * left-out bits are zero in the id octets.
  */
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "internal.h"
 #include "tid_layout.h"
 
-static const megaco_tid_layout default_layout = { 3, 24, { 8, 8, 8 } };
+static const megaco_tid_layout default_layout = { .nlevels = 3, .total_bits = 24,
+                                                  .bits = { 8, 8, 8 } };
 
 const megaco_tid_layout *tid_layout_or_default(const megaco_tid_layout *l)
 {
 	return l ? l : &default_layout;
 }
 
-int megaco_tid_layout_new(const unsigned *bits, size_t nlevels, megaco_tid_layout **out)
+int megaco_tid_layout_new(const unsigned *bits, size_t nlevels, const megaco_allocator *al,
+                          megaco_tid_layout **out)
 {
 	if (!bits || !out || nlevels == 0 || nlevels > MEGACO_TID_MAX_LEVELS)
 		return MEGACO_ERR_INVALID_ARGUMENT;
@@ -40,9 +41,13 @@ int megaco_tid_layout_new(const unsigned *bits, size_t nlevels, megaco_tid_layou
 	}
 	if (total % 8 || total > 64)
 		return MEGACO_ERR_INVALID_ARGUMENT;
-	megaco_tid_layout *l = calloc(1, sizeof *l);
+	if (!al)
+		al = &megaco_default_allocator;
+	megaco_tid_layout *l = al->alloc(al->user_data, sizeof *l);
 	if (!l)
 		return MEGACO_ERR_NOMEM;
+	memset(l, 0, sizeof *l);
+	l->al = al;
 	l->nlevels = (unsigned)nlevels;
 	l->total_bits = total;
 	for (size_t i = 0; i < nlevels; i++)
@@ -51,7 +56,11 @@ int megaco_tid_layout_new(const unsigned *bits, size_t nlevels, megaco_tid_layou
 	return MEGACO_OK;
 }
 
-void megaco_tid_layout_free(megaco_tid_layout *layout) { free(layout); }
+void megaco_tid_layout_free(megaco_tid_layout *layout)
+{
+	if (layout)
+		layout->al->free(layout->al->user_data, layout);
+}
 
 static int is_root(const uint8_t *id, size_t id_len)
 {

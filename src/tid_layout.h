@@ -12,6 +12,7 @@
 #include "megaco/names.h"
 
 struct megaco_tid_layout {
+	const megaco_allocator *al;              /* NULL in the default layout: never freed */
 	unsigned nlevels;
 	unsigned total_bits;                     /* multiple of 8, 8..64 */
 	uint8_t bits[MEGACO_TID_MAX_LEVELS];

@@ -91,7 +91,7 @@ static megaco_tid_layout *make_layout(const unsigned *bits, unsigned n)
 	if (!n)
 		return NULL;
 	megaco_tid_layout *l = NULL;
-	assert_int_equal(megaco_tid_layout_new(bits, n, &l), MEGACO_OK);
+	assert_int_equal(megaco_tid_layout_new(bits, n, NULL, &l), MEGACO_OK);
 	return l;
 }
 
@@ -207,13 +207,45 @@ static void test_layout_limits(void **state)
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		megaco_tid_layout *l = NULL;
-		int rc = megaco_tid_layout_new(rows[i].bits, rows[i].n, &l);
+		int rc = megaco_tid_layout_new(rows[i].bits, rows[i].n, NULL, &l);
 		assert_int_equal(rc, rows[i].ok ? MEGACO_OK : MEGACO_ERR_INVALID_ARGUMENT);
 		assert_true(rows[i].ok ? l != NULL : l == NULL);
 		megaco_tid_layout_free(l);
 	}
-	assert_int_equal(megaco_tid_layout_new(NULL, 3, NULL), MEGACO_ERR_INVALID_ARGUMENT);
+	assert_int_equal(megaco_tid_layout_new(NULL, 3, NULL, NULL), MEGACO_ERR_INVALID_ARGUMENT);
 	megaco_tid_layout_free(NULL);
+}
+
+/* A layout's memory comes from the allocator given, and goes back to it. */
+static int n_alloc, n_free;
+static void *count_alloc(void *ud, size_t n)
+{
+	(void)ud;
+	n_alloc++;
+	return malloc(n);
+}
+static void count_free(void *ud, void *p)
+{
+	(void)ud;
+	n_free++;
+	free(p);
+}
+
+static void test_layout_allocator(void **state)
+{
+	(void)state;
+	const megaco_allocator al = { count_alloc, count_free, NULL };
+	megaco_tid_layout *l = NULL;
+	assert_int_equal(megaco_tid_layout_new((const unsigned[]){ 8, 8 }, 2, &al, &l), MEGACO_OK);
+	assert_int_equal(n_alloc, 1);
+	uint8_t id[MEGACO_TID_MAX_OCTETS], wild[4];
+	size_t id_len, nwild;
+	assert_int_equal(megaco_tid_to_binary(l, "00000001/00000010", 17, id, &id_len, wild, 4, &nwild),
+	                 MEGACO_OK);
+	assert_true(id_len == 2 && id[0] == 1 && id[1] == 2);
+	megaco_tid_layout_free(l);
+	assert_int_equal(n_free, 1);
+	assert_int_equal(n_alloc, 1);
 }
 
 /* Erlang megaco's termination-ID encoder, the origin of the corpus BER. */
@@ -267,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_binary_without_text_form),
 		cmocka_unit_test(test_buffer_and_arguments),
 		cmocka_unit_test(test_layout_limits),
+		cmocka_unit_test(test_layout_allocator),
 		cmocka_unit_test(test_against_erlang),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

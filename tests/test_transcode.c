@@ -282,7 +282,7 @@ static void test_other_layout(void **state)
 {
 	(void)state;
 	megaco_tid_layout *l = NULL;
-	assert_int_equal(megaco_tid_layout_new((const unsigned[]){ 8, 16 }, 2, &l), MEGACO_OK);
+	assert_int_equal(megaco_tid_layout_new((const unsigned[]){ 8, 16 }, 2, NULL, &l), MEGACO_OK);
 	megaco_options o;
 	megaco_options_init(&o);
 	o.tid_layout = l;

@@ -87,7 +87,7 @@ static megaco_tid_layout *parse_layout(const char *spec)
 	}
 	megaco_tid_layout *layout = NULL;
 	size_t n_spec = strlen(spec);
-	if (*p || (n_spec && spec[n_spec - 1] == '/') || megaco_tid_layout_new(bits, n, &layout) != MEGACO_OK) {
+	if (*p || (n_spec && spec[n_spec - 1] == '/') || megaco_tid_layout_new(bits, n, NULL, &layout) != MEGACO_OK) {
 		fprintf(stderr, PROG ": bad layout '%s' (bits per level, e.g. 8/8/8; total a multiple of 8, at most 64)\n", spec);
 		return NULL;
 	}

@@ -39,13 +39,14 @@ extern "C" {
  * '0'/'1' strings separated by '/', most significant level first. Each level
  * has 1..64 bits; the total must be a multiple of 8 between 8 and 64 (the
  * binary ID is total/8 octets). The default layout (options.tid_layout NULL)
- * is {8, 8, 8}, as in Erlang megaco. The layout is allocated with malloc;
- * release it with megaco_tid_layout_free() once no options refer to it.
+ * is {8, 8, 8}, as in Erlang megaco. The layout is allocated from al (NULL:
+ * malloc/free), which must outlive it; release it with
+ * megaco_tid_layout_free() once no options refer to it.
  * Returns MEGACO_OK, MEGACO_ERR_INVALID_ARGUMENT (NULL pointer, bad level
  * sizes) or MEGACO_ERR_NOMEM; *out is untouched on failure.
  */
 MEGACO_API int megaco_tid_layout_new(const unsigned *bits, size_t nlevels,
-                                     megaco_tid_layout **out);
+                                     const megaco_allocator *al, megaco_tid_layout **out);
 
 /** Releases a layout. NULL is a no-op. */
 MEGACO_API void megaco_tid_layout_free(megaco_tid_layout *layout);

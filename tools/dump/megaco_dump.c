@@ -349,7 +349,7 @@ static megaco_tid_layout *parse_layout(const char *spec)
 		p = *end ? end + 1 : end;
 	}
 	megaco_tid_layout *layout = NULL;
-	if (*p || megaco_tid_layout_new(bits, n, &layout) != MEGACO_OK) {
+	if (*p || megaco_tid_layout_new(bits, n, NULL, &layout) != MEGACO_OK) {
 		fprintf(stderr, "megaco-dump: bad layout '%s' (bits per level, e.g. 8/8/8)\n", spec);
 		return NULL;
 	}
