@@ -10,6 +10,15 @@
 # Uses build-release/ (configured here if needed, Release and profile-guided,
 # as scripts/bench.sh; megaco-loop is rebuilt first so the count is of the
 # working tree). A profile-guided build's counts differ from a plain one's.
+#
+# The library must be compiled with the profile of the sources it is
+# compiled from: cmake/Pgo.cmake applies a profile of other sources silently
+# (-Wno-coverage-mismatch), and the count would be of a program no clean
+# build makes. So the profile is retrained unless it was trained, by this
+# script, on the sources as they are; sources that change during the build
+# make it build again; and the count is refused unless the training came
+# after the instrumented program's last link and every library object was
+# compiled after the training.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $# -ge 2 ]] || { echo "usage: $0 pretty|compact|ber|per|aper dec|enc|scan [--non-reentrant]" >&2; exit 2; }
@@ -18,7 +27,33 @@ command -v valgrind >/dev/null || { echo "$0: needs valgrind" >&2; exit 2; }
 if [[ ! -f build-release/CMakeCache.txt ]]; then
 	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DMEGACO_TESTS=OFF -DMEGACO_PGO=ON >/dev/null
 fi
-cmake --build build-release -j"$(nproc 2>/dev/null || echo 2)" --target megaco-loop >/dev/null
+grep -qx 'MEGACO_PGO:STRING=ON' build-release/CMakeCache.txt ||
+	{ echo "$0: build-release/ is not a profile-guided build (MEGACO_PGO=ON)" >&2; exit 2; }
+
+stamp=build-release/pgo-profile.stamp       # touched by each training (cmake/Pgo.cmake)
+record=build-release/pgo-profile.inputs     # the inputs of the last checked training
+inputs() { # one checksum of everything the library, megaco-loop and the training read
+	{ git ls-files -co --exclude-standard -z -- src grammar tools asn1 data include cmake \
+		CMakeLists.txt corpus | sort -z | xargs -0 cat 2>/dev/null || true; } | cksum
+}
+now=
+for try in 1 2 3; do
+	now=$(inputs)
+	[[ -f $record && $(<"$record") == "$now" ]] || rm -f "$stamp" "$record"
+	cmake --build build-release -j"$(nproc 2>/dev/null || echo 2)" --target megaco-loop >/dev/null
+	[[ $(inputs) == "$now" ]] && break
+	echo "$0: sources changed during the build; building again" >&2
+	now=
+done
+[[ -n $now ]] || { echo "$0: sources keep changing during the build; no count" >&2; exit 1; }
+[[ $stamp -nt build-release/pgo-instrumented/tools/megaco-loop ]] ||
+	{ echo "$0: the profile is older than the instrumented megaco-loop: stale, no count" >&2; exit 1; }
+old=$(find build-release/CMakeFiles/megaco_core.dir build-release/CMakeFiles/megaco_asn1.dir \
+	build-release/CMakeFiles/megaco_asn1_lib.dir -name '*.o' ! -newer "$stamp" 2>/dev/null | head -3)
+[[ -z $old ]] ||
+	{ echo "$0: compiled before the last training (stale profile), no count:" $old >&2; exit 1; }
+echo "$now" >"$record"
+
 files=(corpus/"$enc"/*)
 count() {
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null \
