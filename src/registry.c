@@ -72,13 +72,13 @@ static int name_cmp(const char *s, size_t len, const char *t)
 	return t[len] ? -1 : 0;
 }
 
-/* Lower bound: first index whose element is not below the key. */
-static size_t lb_name(const vec *v, const char *s, size_t len)
+/* Lower bound: the first index whose element is not below the key, the name (s, len) or, s NULL, the id. */
+static size_t lower_bound(const vec *v, const char *s, size_t len, unsigned id)
 {
 	size_t lo = 0, hi = v->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (name_cmp(s, len, v->v[mid]->name) > 0)
+		if (s ? name_cmp(s, len, v->v[mid]->name) > 0 : v->v[mid]->id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -86,30 +86,16 @@ static size_t lb_name(const vec *v, const char *s, size_t len)
 	return lo;
 }
 
-static size_t lb_id(const vec *v, unsigned id)
+static const named *find(const vec *v, const char *s, size_t len, unsigned id)
 {
-	size_t lo = 0, hi = v->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v->v[mid]->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	size_t i = lower_bound(v, s, len, id);
+	return i < v->n && (s ? !name_cmp(s, len, v->v[i]->name) : v->v[i]->id == id) ? v->v[i] : NULL;
 }
 
-static const named *find_name(const vec *v, const char *s, size_t len)
-{
-	size_t i = lb_name(v, s, len);
-	return i < v->n && name_cmp(s, len, v->v[i]->name) == 0 ? v->v[i] : NULL;
-}
-
-static const named *find_id(const vec *v, unsigned id)
-{
-	size_t i = lb_id(v, id);
-	return i < v->n && v->v[i]->id == id ? v->v[i] : NULL;
-}
+#define lb_name(v, s, len) lower_bound(v, s, len, 0)
+#define lb_id(v, id) lower_bound(v, NULL, 0, id)
+#define find_name(v, s, len) find(v, s, len, 0)
+#define find_id(v, id) find(v, NULL, 0, id)
 
 /* The writable slots of v, copying a built-in array first (cap 0). */
 static const named **vec_own(const megaco_registry *r, vec *v, size_t need)
