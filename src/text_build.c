@@ -55,37 +55,32 @@ int tb_fail(text_parse *px, int code, size_t off, const char *fmt, ...)
 	return -1;
 }
 
-__attribute__((cold, noinline)) int tb_twice(text_parse *px, size_t off, const char *what,
-                                             const char *where)
-{
-	if (!px->err) {
-		px->twice = 1;
-		px->twice_kw = -1;
-		px->twice_eq = 0;
-	}
-	return tb_fail(px, MEGACO_ERR_SYNTAX, off, "%s given twice in %s", what, where);
-}
-
-__attribute__((cold, noinline)) int tb_exclusive(text_parse *px, size_t off, int first_kw,
-                                                 const char *what)
+/*
+ * An item given twice, or (first_kw, where NULL) one that excludes the
+ * earlier keyword first_kw: text_decode.c adds where the first one is. eq:
+ * an audit selection item, where "PR" and "PR = 3" are different items.
+ */
+static __attribute__((cold, noinline)) int twice(text_parse *px, size_t off, int first_kw, int eq,
+                                                 const char *what, const char *where)
 {
 	if (!px->err) {
 		px->twice = 1;
 		px->twice_kw = first_kw;
-		px->twice_eq = 0;
+		px->twice_eq = eq;
 	}
-	return tb_fail(px, MEGACO_ERR_SYNTAX, off, "%s", what);
+	if (!where)
+		return tb_fail(px, MEGACO_ERR_SYNTAX, off, "%s", what);
+	return tb_fail(px, MEGACO_ERR_SYNTAX, off, "%s given twice in %s", what, where);
 }
 
-/* An item of an audit selection, where "PR" and "PR = 3" are different items. */
-static __attribute__((cold, noinline)) int twice_eq(text_parse *px, size_t off, const char *what,
-                                                    const char *where)
+__attribute__((cold)) int tb_twice(text_parse *px, size_t off, const char *what, const char *where)
 {
-	int first = !px->err;
-	tb_twice(px, off, what, where);
-	if (first)
-		px->twice_eq = 1;
-	return -1;
+	return twice(px, off, -1, 0, what, where);
+}
+
+__attribute__((cold)) int tb_exclusive(text_parse *px, size_t off, int first_kw, const char *what)
+{
+	return twice(px, off, first_kw, 0, what, NULL);
 }
 
 __attribute__((cold, noinline)) int tb_version_gate(text_parse *px, size_t off, int since,
@@ -533,29 +528,18 @@ int tb_buffer_off(text_parse *px, const text_tok *t)
 	return ci_eq(TXT(px, t), t->len, "OFF") ? 0 : syntax(px, t, "OFF or LockStep");
 }
 
-CARVE_INLINE long *new_long(text_parse *px, long v)
-{
-	long *p = NEW(px, long);
-	if (p)
-		*p = v;
-	return p;
-}
-
-CARVE_INLINE unsigned long *new_ulong(text_parse *px, unsigned long v)
-{
-	unsigned long *p = NEW(px, unsigned long);
-	if (p)
-		*p = v;
-	return p;
-}
-
-CARVE_INLINE int *new_int(text_parse *px, int v)
-{
-	int *p = NEW(px, int);
-	if (p)
-		*p = v;
-	return p;
-}
+/* A new value of an OPTIONAL INTEGER, ENUMERATED, BOOLEAN or NULL member. */
+#define NEW_VALUE(fn, T)                                                                       \
+	CARVE_INLINE T *fn(text_parse *px, T v)                                                    \
+	{                                                                                          \
+		T *p = NEW(px, T);                                                                     \
+		if (p)                                                                                 \
+			*p = v;                                                                            \
+		return p;                                                                              \
+	}
+NEW_VALUE(new_long, long)
+NEW_VALUE(new_ulong, unsigned long)
+NEW_VALUE(new_int, int)
 
 /* ---- lists ------------------------------------------------------------------- */
 
@@ -604,6 +588,12 @@ int tb_item_push(text_parse *px, tb_list *l, const text_item *it)
 
 /* ---- message, transactions ------------------------------------------------ */
 
+static int hex_digit(char c)
+{
+	return (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+	       : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+}
+
 static int hex_octets(text_parse *px, const text_tok *t, size_t min, size_t max, OCTET_STRING_t *os)
 {
 	const char *s = TXT(px, t);
@@ -615,9 +605,7 @@ static int hex_octets(text_parse *px, const text_tok *t, size_t min, size_t max,
 	if (!b)
 		return -1;
 	for (size_t i = 0; i < n * 2; i++) {
-		char c = s[2 + i];
-		int v = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-		        : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+		int v = hex_digit(s[2 + i]);
 		if (v < 0)
 			return syntax(px, t, "hex digits");
 		b[i / 2] = (uint8_t)(b[i / 2] << 4 | v);
@@ -739,24 +727,9 @@ static int parse_mid(text_parse *px, const text_tok *t, int allow_port, mid_part
 		if (in_len == 0 || in_len >= sizeof buf)
 			return syntax(px, t, "an IP address");
 		const char *in = s + 1;
-		if (!memchr(in, ':', in_len)) {
-			/* IPv4, read in place: *close is ']', which stops a number and is no '.'. */
-			m->kind = MID_IP4;
-			m->addr_len = 4;
-			const char *p = in;
-			for (int i = 0; i < 4; i++) {
-				unsigned v = 0, digits = 0;
-				while (*p >= '0' && *p <= '9' && digits < 3) {
-					v = v * 10 + (unsigned)(*p++ - '0');
-					digits++;
-				}
-				if (!digits || v > 255 || (i < 3 ? *p != '.' : p < close && *p != 0))
-					return syntax(px, t, "an IPv4 address");
-				m->addr[i] = (uint8_t)v;
-				p++;
-			}
-			return 0;
-		}
+		/* dotted_quad() takes every IPv4 address: without a ':' this is none. */
+		if (!memchr(in, ':', in_len))
+			return syntax(px, t, "an IPv4 address");
 		memcpy(buf, in, in_len);
 		buf[in_len] = 0;
 		m->kind = MID_IP6;
@@ -774,9 +747,7 @@ static int parse_mid(text_parse *px, const text_tok *t, int allow_port, mid_part
 		uint8_t v[4] = {0};
 		size_t bytes = (hn + 1) / 2;
 		for (size_t i = 0; i < hn; i++) {
-			char c = s[4 + i];
-			int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-			        : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+			int d = hex_digit(s[4 + i]);
 			if (d < 0)
 				return syntax(px, &hex, "hex digits");
 			size_t pos = i + (hn % 2);
@@ -1368,7 +1339,7 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 	/* The v3 additions to ContextAttrAuditRequest, each at most once. */
 #define ONCE(f, what, since)                                                        \
 	if (c->f)                                                                       \
-		return twice_eq(px, it->off, what, where), NULL;                            \
+		return twice(px, it->off, -1, 1, what, where), NULL;                            \
 	if (GATE(px, it->off, since, what))                                             \
 		return NULL
 	switch (it->kind) {
@@ -1491,9 +1462,7 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 		    (ext && tr->topologyDirectionExtension))
 			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected %s", shape), NULL;
 		if (!ext) {
-			tr->topologyDirection = it->n == TEXT_KW_BOTHWAY ? TopologyRequest__topologyDirection_bothway
-			                        : it->n == TEXT_KW_ISOLATE ? TopologyRequest__topologyDirection_isolate
-			                                                   : TopologyRequest__topologyDirection_oneway;
+			tr->topologyDirection = text_kw_value(text_kw_topology_direction, it->n);
 			return l;
 		}
 		if (GATE(px, it->off, MEGACO_SINCE_TopologyRequest_topologyDirectionExtension,
@@ -1501,9 +1470,7 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 			return NULL;
 		if (tr->topologyDirection == -1)
 			tr->topologyDirection = TopologyRequest__topologyDirection_oneway;
-		tr->topologyDirectionExtension = new_long(px, it->n == TEXT_KW_ONEWAY_EXTERNAL
-		                                                  ? TopologyRequest__topologyDirectionExtension_onewayexternal
-		                                                  : TopologyRequest__topologyDirectionExtension_onewayboth);
+		tr->topologyDirectionExtension = new_long(px, text_kw_value(text_kw_topology_extension, it->n));
 		return tr->topologyDirectionExtension ? l : NULL;
 	}
 	default: /* TI_TOPO_STREAM */
@@ -1688,22 +1655,6 @@ tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it, size_t com
 	return l;
 }
 
-static int audit_bit(int kw)
-{
-	switch (kw) {
-	case TEXT_KW_MUX: return AuditDescriptor__auditToken_muxToken;
-	case TEXT_KW_MODEM: return AuditDescriptor__auditToken_modemToken;
-	case TEXT_KW_MEDIA: return AuditDescriptor__auditToken_mediaToken;
-	case TEXT_KW_EVENTS: return AuditDescriptor__auditToken_eventsToken;
-	case TEXT_KW_SIGNALS: return AuditDescriptor__auditToken_signalsToken;
-	case TEXT_KW_DIGIT_MAP: return AuditDescriptor__auditToken_digitMapToken;
-	case TEXT_KW_STATS: return AuditDescriptor__auditToken_statsToken;
-	case TEXT_KW_OBSERVED_EVENTS: return AuditDescriptor__auditToken_observedEventsToken;
-	case TEXT_KW_PACKAGES: return AuditDescriptor__auditToken_packagesToken;
-	default: return AuditDescriptor__auditToken_eventBufferToken;
-	}
-}
-
 /* Named bit string without trailing zero bits, as BER/DER carry it. */
 static int set_bit(text_parse *px, BIT_STRING_t **bsp, int bit)
 {
@@ -1737,7 +1688,7 @@ tb_list *tb_arp_list(text_parse *px, tb_list *l, const text_item *it)
 		AuditDescriptor_t *ad = l->aux;
 		if (!ad && !(ad = l->aux = NEW(px, AuditDescriptor_t)))
 			return NULL;
-		return set_bit(px, &ad->auditToken, audit_bit((int)it->n)) ? NULL : l;
+		return set_bit(px, &ad->auditToken, (int)text_kw_value(text_kw_audit_token, it->n)) ? NULL : l;
 	}
 	AuditReturnParameter_t *d = NEW(px, AuditReturnParameter_t);
 	if (!d)
@@ -2078,11 +2029,7 @@ void *tb_local_control(text_parse *px, void *p, const text_item *it)
 	case TI_MODE: {
 		if (lc->streamMode)
 			return tb_twice(px, it->off, "Mode", where), NULL;
-		long m = it->n == TEXT_KW_SENDONLY ? StreamMode_sendOnly
-		         : it->n == TEXT_KW_RECVONLY ? StreamMode_recvOnly
-		         : it->n == TEXT_KW_SENDRECV ? StreamMode_sendRecv
-		         : it->n == TEXT_KW_INACTIVE ? StreamMode_inactive : StreamMode_loopBack;
-		return (lc->streamMode = new_long(px, m)) ? lc : NULL;
+		return (lc->streamMode = new_long(px, text_kw_value(text_kw_stream_mode, it->n))) ? lc : NULL;
 	}
 	case TI_RESERVED_VALUE:
 		if (lc->reserveValue)
@@ -2097,12 +2044,6 @@ void *tb_local_control(text_parse *px, void *p, const text_item *it)
 	}
 }
 
-static long service_state(long kw)
-{
-	return kw == TEXT_KW_TEST ? ServiceState_test
-	       : kw == TEXT_KW_OUT_OF_SVC ? ServiceState_outOfSvc : ServiceState_inSvc;
-}
-
 void *tb_term_state(text_parse *px, void *p, const text_item *it)
 {
 	TerminationStateDescriptor_t *ts = p;
@@ -2112,7 +2053,7 @@ void *tb_term_state(text_parse *px, void *p, const text_item *it)
 	case TI_SERVICE_STATE:
 		if (ts->serviceState)
 			return tb_twice(px, it->off, "ServiceStates", "TerminationState"), NULL;
-		return (ts->serviceState = new_long(px, service_state(it->n))) ? ts : NULL;
+		return (ts->serviceState = new_long(px, text_kw_value(text_kw_service_state, it->n))) ? ts : NULL;
 	case TI_BUFFER:
 		if (ts->eventBufferControl)
 			return tb_twice(px, it->off, "Buffer", "TerminationState"), NULL;
@@ -2201,22 +2142,11 @@ void *tb_modem(text_parse *px, void *p, const text_tok *type)
 	ModemDescriptor_t *md = p;
 	if (!md && !(md = NEW(px, ModemDescriptor_t)))
 		return NULL;
-	long t;
-	switch (type->kw) {
-	case TEXT_KW_V18: t = ModemType_v18; break;
-	case TEXT_KW_V22: t = ModemType_v22; break;
-	case TEXT_KW_V22BIS: t = ModemType_v22bis; break;
-	case TEXT_KW_V32: t = ModemType_v32; break;
-	case TEXT_KW_V32BIS: t = ModemType_v32bis; break;
-	case TEXT_KW_V34: t = ModemType_v34; break;
-	case TEXT_KW_V90: t = ModemType_v90; break;
-	case TEXT_KW_V91: t = ModemType_v91; break;
-	case TEXT_KW_SYNCH_ISDN: t = ModemType_synchISDN; break;
-	default:
+	long t = text_kw_value(text_kw_modem_type, type->kw);
+	if (t < 0)
 		return tb_fail(px, MEGACO_ERR_UNSUPPORTED, type->off,
 		               "extension modem type '%.*s' has no ASN.1 equivalent", (int)type->len,
 		               TXT(px, type)), NULL;
-	}
 	for (int i = 0; i < md->mtl.list.count; i++)
 		if (*md->mtl.list.array[i] == t)
 			return tb_twice(px, type->off, "a modem type", "Modem"), NULL;
@@ -2235,21 +2165,13 @@ void *tb_mux(text_parse *px, const text_tok *type, tb_list *tids)
 	MuxDescriptor_t *m = NEW(px, MuxDescriptor_t);
 	if (!m)
 		return NULL;
-	switch (type->kw) {
-	case TEXT_KW_H221: m->muxType = MuxType_h221; break;
-	case TEXT_KW_H223: m->muxType = MuxType_h223; break;
-	case TEXT_KW_H226: m->muxType = MuxType_h226; break;
-	case TEXT_KW_V76: m->muxType = MuxType_v76; break;
-	case TEXT_KW_NX64K:
-		if (GATE(px, type->off, MEGACO_SINCE_MuxType_nx64k, "Mux type Nx64Kservice"))
-			return NULL;
-		m->muxType = MuxType_nx64k;
-		break;
-	default:
+	if ((m->muxType = text_kw_value(text_kw_mux_type, type->kw)) < 0)
 		return tb_fail(px, MEGACO_ERR_UNSUPPORTED, type->off,
 		               "extension mux type '%.*s' has no ASN.1 equivalent", (int)type->len,
 		               TXT(px, type)), NULL;
-	}
+	if (m->muxType == MuxType_nx64k &&
+	    GATE(px, type->off, MEGACO_SINCE_MuxType_nx64k, "Mux type Nx64Kservice"))
+		return NULL;
 	LIST_INTO(m->termList.list, tids);
 	return m;
 }
@@ -2380,44 +2302,33 @@ void *tb_events(text_parse *px, const text_tok *rid, tb_list *events, int second
 	long id = 0;
 	if (rid && tb_request_id(px, rid, &id))
 		return NULL;
-	if (!second) {
-		EventsDescriptor_t *ed = NEW(px, EventsDescriptor_t);
-		if (!ed || (rid && !(ed->requestID = new_ulong(px, (unsigned long)id))))
-			return NULL;
-		for (int i = 0; events && i < events->list.count; i++) {
-			event_raw *r = events->list.array[i];
-			RequestedEvent_t *re = NEW(px, RequestedEvent_t);
-			RequestedActions_t *ra = NEW(px, RequestedActions_t);
-			int have = 0;
-			if (!re || !ra || set_tok(px, &re->pkgdName, &r->name) ||
-			    event_params(px, r->params, 0, &re->streamID, &re->evParList.list, &ra->keepActive,
-			                 &ra->eventDM, &ra->signalsDescriptor, &ra->secondEvent,
-			                 &ra->notifyBehaviour, &ra->resetEventsDescriptor, &have) ||
-			    add(px, &ed->eventList.list, re))
-				return NULL;
-			if (have)
-				re->eventAction = ra;
-		}
-		return ed;
-	}
-	SecondEventsDescriptor_t *ed = NEW(px, SecondEventsDescriptor_t);
-	if (!ed || (rid && !(ed->requestID = new_ulong(px, (unsigned long)id))))
-		return NULL;
-	for (int i = 0; events && i < events->list.count; i++) {
-		event_raw *r = events->list.array[i];
-		SecondRequestedEvent_t *re = NEW(px, SecondRequestedEvent_t);
-		SecondRequestedActions_t *ra = NEW(px, SecondRequestedActions_t);
-		int have = 0;
-		if (!re || !ra || set_tok(px, &re->pkgdName, &r->name) ||
-		    event_params(px, r->params, 1, &re->streamID, &re->evParList.list, &ra->keepActive,
-		                 &ra->eventDM, &ra->signalsDescriptor, NULL, &ra->notifyBehaviour,
-		                 &ra->resetEventsDescriptor, &have) ||
-		    add(px, &ed->eventList.list, re))
-			return NULL;
-		if (have)
-			re->eventAction = ra;
-	}
-	return ed;
+	/* An Events descriptor and an embedded one: one build, their own types. */
+#define EVENTS(ED, RE, RA, SECOND_EVENT)                                                       \
+	do {                                                                                     \
+		ED *ed = NEW(px, ED);                                                                \
+		if (!ed || (rid && !(ed->requestID = new_ulong(px, (unsigned long)id))))             \
+			return NULL;                                                                     \
+		for (int i = 0; events && i < events->list.count; i++) {                             \
+			event_raw *r = events->list.array[i];                                            \
+			RE *re = NEW(px, RE);                                                            \
+			RA *ra = NEW(px, RA);                                                            \
+			int have = 0;                                                                    \
+			if (!re || !ra || set_tok(px, &re->pkgdName, &r->name) ||                        \
+			    event_params(px, r->params, second, &re->streamID, &re->evParList.list,     \
+			                 &ra->keepActive, &ra->eventDM, &ra->signalsDescriptor,         \
+			                 SECOND_EVENT, &ra->notifyBehaviour, &ra->resetEventsDescriptor, \
+			                 &have) ||                                                       \
+			    add(px, &ed->eventList.list, re))                                            \
+				return NULL;                                                                 \
+			if (have)                                                                        \
+				re->eventAction = ra;                                                        \
+		}                                                                                    \
+		return ed;                                                                           \
+	} while (0)
+	if (!second)
+		EVENTS(EventsDescriptor_t, RequestedEvent_t, RequestedActions_t, &ra->secondEvent);
+	EVENTS(SecondEventsDescriptor_t, SecondRequestedEvent_t, SecondRequestedActions_t, NULL);
+#undef EVENTS
 }
 
 void *tb_embed(text_parse *px, tb_list *signals, void *events)
@@ -2567,9 +2478,7 @@ int tb_signal_add(text_parse *px, void *p, const text_item *it)
 	case TI_SIGNAL_TYPE:
 		if (s->sigType)
 			return tb_twice(px, it->off, "SignalType", where);
-		return (s->sigType = new_long(px, it->n == TEXT_KW_ON_OFF ? SignalType_onOff
-		                                  : it->n == TEXT_KW_TIME_OUT ? SignalType_timeOut
-		                                                               : SignalType_brief)) ? 0 : -1;
+		return (s->sigType = new_long(px, text_kw_value(text_kw_signal_type, it->n))) ? 0 : -1;
 	case TI_DURATION:
 		if (s->duration)
 			return tb_twice(px, it->off, "Duration", where);
@@ -2597,9 +2506,7 @@ int tb_signal_add(text_parse *px, void *p, const text_item *it)
 			return tb_twice(px, it->off, "SPADirection", where);
 		if (GATE(px, it->off, MEGACO_SINCE_Signal_direction, "SPADirection"))
 			return -1;
-		return (s->direction = new_long(px, it->n == TEXT_KW_EXTERNAL ? SignalDirection_external
-		                                    : it->n == TEXT_KW_INTERNAL ? SignalDirection_internal
-		                                                                 : SignalDirection_both)) ? 0 : -1;
+		return (s->direction = new_long(px, text_kw_value(text_kw_signal_direction, it->n))) ? 0 : -1;
 	case TI_REQUEST_ID:
 		if (s->requestID)
 			return tb_twice(px, it->off, "SPARequestID", where);
@@ -2618,11 +2525,7 @@ int tb_signal_add(text_parse *px, void *p, const text_item *it)
 void *tb_bits(text_parse *px, void *bs, int kw)
 {
 	BIT_STRING_t *b = bs;
-	int bit = kw == TEXT_KW_TIME_OUT ? NotifyCompletion_onTimeOut
-	          : kw == TEXT_KW_INTERRUPT_BY_EVENT ? NotifyCompletion_onInterruptByEvent
-	          : kw == TEXT_KW_INTERRUPT_BY_NEW_SIGNALS_DESCR ? NotifyCompletion_onInterruptByNewSignalDescr
-	          : kw == TEXT_KW_OTHER_REASON ? NotifyCompletion_otherReason : NotifyCompletion_onIteration;
-	return set_bit(px, &b, bit) ? NULL : b;
+	return set_bit(px, &b, (int)text_kw_value(text_kw_notify_completion, kw)) ? NULL : b;
 }
 
 void *tb_signal_request(text_parse *px, void *sig)
@@ -2778,7 +2681,7 @@ void *tb_audit(text_parse *px, void *p, const text_item *it)
 	if (!it)
 		return ad;
 	if (it->kind == TI_AUDIT_TOKEN || (it->kind == TI_IA_SIGNALS && !it->p)) { /* Signals { } */
-		int bit = it->kind == TI_AUDIT_TOKEN ? audit_bit((int)it->n)
+		int bit = it->kind == TI_AUDIT_TOKEN ? (int)text_kw_value(text_kw_audit_token, it->n)
 		                                     : AuditDescriptor__auditToken_signalsToken;
 		const BIT_STRING_t *bs = ad->auditToken;
 		if (bs && bs->size > bit / 8 && (bs->buf[bit / 8] & (0x80 >> (bit % 8))))
@@ -2891,11 +2794,8 @@ void *tb_ia_local_control(text_parse *px, void *p, const text_item *it)
 		if (GATE(px, it->off, MEGACO_SINCE_IndAudLocalControlDescriptor_streamModeSel,
 		         "an audit for a Mode value"))
 			return NULL;
-		return (lc->streamModeSel = new_long(px, it->n == TEXT_KW_SENDONLY ? StreamMode_sendOnly
-		                                         : it->n == TEXT_KW_RECVONLY ? StreamMode_recvOnly
-		                                         : it->n == TEXT_KW_SENDRECV ? StreamMode_sendRecv
-		                                         : it->n == TEXT_KW_INACTIVE ? StreamMode_inactive
-		                                                                      : StreamMode_loopBack)) ? lc : NULL;
+		return (lc->streamModeSel = new_long(px, text_kw_value(text_kw_stream_mode, it->n))) ? lc
+		                                                                                   : NULL;
 	case TI_RESERVED_VALUE:
 		if (lc->reserveValue)
 			return tb_twice(px, it->off, "ReservedValue", where), NULL;
@@ -2926,7 +2826,8 @@ void *tb_ia_term_state(text_parse *px, const text_item *it)
 		if (GATE(px, it->off, MEGACO_SINCE_IndAudTerminationStateDescriptor_serviceStateSel,
 		         "an audit for a ServiceStates value"))
 			return NULL;
-		return (ts->serviceStateSel = new_long(px, service_state(it->n))) ? ts : NULL;
+		return (ts->serviceStateSel = new_long(px, text_kw_value(text_kw_service_state, it->n))) ? ts
+		                                                                                       : NULL;
 	case TI_BUFFER:
 		return (ts->eventBufferControl = new_int(px, 0)) ? ts : NULL;
 	default:

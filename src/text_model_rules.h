@@ -9,10 +9,47 @@
 
 #include "AuditDescriptor.h"
 #include "OCTET_STRING.h"
+#include "text_kw_hash.h"
 
 /* Text-only version rules, which no ASN.1 module shows. */
 #define TEXT_SINCE_TID_LIST 3      /* termIDList in brackets: v3's ABNF */
 #define TEXT_SINCE_EMERGENCY_OFF 2 /* EmergencyOffToken: v2's ABNF (v1's contextProperty lacks it) */
+
+/*
+ * The keyword (TEXT_KW_*) of each value of the ENUMERATED types and named
+ * bits that text writes as keywords, indexed by the ASN.1 value (-2: a value
+ * with no keyword), ending in -1: the encoders' spelling and, read backwards
+ * by text_kw_value(), the decoder's value.
+ */
+static const short text_kw_modem_type[] = {TEXT_KW_V18, TEXT_KW_V22, TEXT_KW_V22BIS, TEXT_KW_V32,
+	TEXT_KW_V32BIS, TEXT_KW_V34, TEXT_KW_V90, TEXT_KW_V91, TEXT_KW_SYNCH_ISDN, -1};
+static const short text_kw_mux_type[] = {TEXT_KW_H221, TEXT_KW_H223, TEXT_KW_H226, TEXT_KW_V76,
+	TEXT_KW_NX64K, -1};
+static const short text_kw_stream_mode[] = {TEXT_KW_SENDONLY, TEXT_KW_RECVONLY, TEXT_KW_SENDRECV,
+	TEXT_KW_INACTIVE, TEXT_KW_LOOPBACK, -1};
+static const short text_kw_service_state[] = {TEXT_KW_TEST, TEXT_KW_OUT_OF_SVC, TEXT_KW_IN_SVC, -1};
+static const short text_kw_signal_type[] = {TEXT_KW_BRIEF, TEXT_KW_ON_OFF, TEXT_KW_TIME_OUT, -1};
+static const short text_kw_signal_direction[] = {TEXT_KW_INTERNAL, TEXT_KW_EXTERNAL, -2,
+	TEXT_KW_BOTH, -1};
+static const short text_kw_sc_method[] = {TEXT_KW_FAILOVER, TEXT_KW_FORCED, TEXT_KW_GRACEFUL,
+	TEXT_KW_RESTART, TEXT_KW_DISCONNECTED, TEXT_KW_HAND_OFF, -1};
+static const short text_kw_topology_direction[] = {TEXT_KW_BOTHWAY, TEXT_KW_ISOLATE,
+	TEXT_KW_ONEWAY, -1};
+static const short text_kw_topology_extension[] = {TEXT_KW_ONEWAY_EXTERNAL, TEXT_KW_ONEWAY_BOTH, -1};
+static const short text_kw_notify_completion[] = {TEXT_KW_TIME_OUT, TEXT_KW_INTERRUPT_BY_EVENT,
+	TEXT_KW_INTERRUPT_BY_NEW_SIGNALS_DESCR, TEXT_KW_OTHER_REASON, TEXT_KW_ITERATION, -1};
+static const short text_kw_audit_token[] = {TEXT_KW_MUX, TEXT_KW_MODEM, TEXT_KW_MEDIA,
+	TEXT_KW_EVENTS, TEXT_KW_SIGNALS, TEXT_KW_DIGIT_MAP, TEXT_KW_STATS, TEXT_KW_OBSERVED_EVENTS,
+	TEXT_KW_PACKAGES, TEXT_KW_EVENT_BUFFER, -1};
+
+/* The ASN.1 value whose keyword in table (above) is kw; -1 for none. */
+static inline long text_kw_value(const short *table, long kw)
+{
+	for (long v = 0; table[v] != -1; v++)
+		if (table[v] == kw)
+			return v;
+	return -1;
+}
 
 /* Names compare without case (the ABNF's are case-insensitive). */
 static inline int text_same_name(const OCTET_STRING_t *a, const OCTET_STRING_t *b)
