@@ -136,32 +136,22 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
  * encode_into with a scratch arena on o's allocator as asn1c's current one,
  * so that whatever asn1c code an encoder reaches allocates from the caller's
  * allocator too; nothing is taken unless asn1c allocates, and all of it goes
- * back before the return.
+ * back before the return. Out of line: text from text names, the common
+ * case, reaches no asn1c code and skips it (megaco_encode).
  */
-static int encode_scoped(const megaco_message *msg, megaco_encoding enc, const megaco_options *o,
-                         unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
+static __attribute__((noinline)) int encode_scoped(const megaco_message *msg, megaco_encoding enc,
+                                                   const megaco_options *o, unsigned char *buf,
+                                                   size_t cap, size_t *out_len, megaco_error *err)
 {
-	/* Text from text names reaches no asn1c code: no scratch to set up. */
-	int scoped = !((enc == MEGACO_ENC_PRETTY || enc == MEGACO_ENC_COMPACT) &&
-	               msg->form == MEGACO_NAMES_TEXT);
-	megaco_arena scratch, *prev = NULL;
-	if (scoped) {
-		arena_init(&scratch, o->allocator, 0);
-		prev = arena_set_current(&scratch);
-	}
+	megaco_arena scratch, *prev;
+	arena_init(&scratch, o->allocator, 0);
+	prev = arena_set_current(&scratch);
 	int rc = encode_into(msg, enc, o, buf, cap, out_len, err);
-	if (scoped) {
-		arena_set_current(prev);
-		if (scratch.head)
-			arena_reset_blocks(&scratch);
-		if (scratch.failed && rc != MEGACO_OK && rc != MEGACO_ERR_NOMEM)
-			rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	}
-	/* What we write under these options, we read under them. */
-	if ((rc == MEGACO_OK || rc == MEGACO_ERR_BUFFER_TOO_SMALL) && *out_len > o->max_message_size)
-		rc = set_error(err, MEGACO_ERR_TOO_LARGE, 0,
-		               "the encoding of %zu bytes exceeds max_message_size (%zu bytes)", *out_len,
-		               o->max_message_size);
+	arena_set_current(prev);
+	if (scratch.head)
+		arena_reset_blocks(&scratch);
+	if (scratch.failed && rc != MEGACO_OK && rc != MEGACO_ERR_NOMEM)
+		rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
 	return rc;
 }
 
@@ -176,7 +166,15 @@ int megaco_encode(const megaco_message *msg, megaco_encoding enc, const megaco_o
 	if (!msg || !out_len || (!buf && cap))
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or output pointer");
 	*out_len = 0;
-	return encode_scoped(msg, enc, o, buf, cap, out_len, err);
+	int rc = (enc == MEGACO_ENC_PRETTY || enc == MEGACO_ENC_COMPACT) && msg->form == MEGACO_NAMES_TEXT
+	                 ? encode_into(msg, enc, o, buf, cap, out_len, err)
+	                 : encode_scoped(msg, enc, o, buf, cap, out_len, err);
+	/* What we write under these options, we read under them. */
+	if ((rc == MEGACO_OK || rc == MEGACO_ERR_BUFFER_TOO_SMALL) && *out_len > o->max_message_size)
+		rc = set_error(err, MEGACO_ERR_TOO_LARGE, 0,
+		               "the encoding of %zu bytes exceeds max_message_size (%zu bytes)", *out_len,
+		               o->max_message_size);
+	return rc;
 }
 
 int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const megaco_options *opts,

@@ -34,23 +34,6 @@ const char *megaco_strerror(int code)
 	return "unknown error";
 }
 
-/*
- * Every decode and encode clears the record, once or twice a message: the
- * fields and an empty message, not a memset of the whole 216 bytes, which
- * gcc emits as `rep stos`, slow to start (perf's cpu-clock samples put
- * 2.3-2.7% of a compact decode in the memset).
- */
-void clear_error(megaco_error *err)
-{
-	if (!err)
-		return;
-	err->code = MEGACO_OK;
-	err->offset = 0;
-	err->line = 0;
-	err->column = 0;
-	err->message[0] = 0;
-}
-
 static int fill(megaco_error *err, int code, size_t offset, unsigned line, unsigned column,
                 const char *fmt, va_list ap)
 {

@@ -41,7 +41,16 @@ struct megaco_message {
  * NULL when opts has another version;
  * public entry points then fail with options_bad_version().
  */
-const megaco_options *options_resolve(const megaco_options *opts, megaco_options *store);
+const megaco_options *options_resolve_copy(const megaco_options *opts, megaco_options *store);
+static inline const megaco_options *options_resolve(const megaco_options *opts,
+                                                    megaco_options *store)
+{
+	/* In line: every codec call asks, and nearly every caller's options need no copy. */
+	if (opts && opts->version == MEGACO_OPTIONS_VERSION && opts->max_message_size &&
+	    opts->max_token_length && opts->max_depth && opts->max_depth <= MEGACO_DEPTH_CEILING)
+		return opts;
+	return options_resolve_copy(opts, store);
+}
 int options_bad_version(const megaco_options *opts, megaco_error *err);
 /* options_resolve(), the defaults for another version: for internal callers. */
 const megaco_options *options_or_default(const megaco_options *opts, megaco_options *store);
@@ -58,7 +67,22 @@ int set_error(megaco_error *err, int code, size_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int set_error_text(megaco_error *err, int code, size_t offset, unsigned line,
                    unsigned column, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-void clear_error(megaco_error *err);
+/*
+ * In line: every decode and encode clears the record, once or twice a
+ * message. The fields and an empty message, not a memset of the whole 216
+ * bytes, which gcc emits as `rep stos`, slow to start (perf's cpu-clock
+ * samples put 2.3-2.7% of a compact decode in the memset).
+ */
+static inline void clear_error(megaco_error *err)
+{
+	if (!err)
+		return;
+	err->code = MEGACO_OK;
+	err->offset = 0;
+	err->line = 0;
+	err->column = 0;
+	err->message[0] = 0;
+}
 /* Puts "prefix: " before err's message (a path, an encoding), cutting its end. */
 void error_prefix(megaco_error *err, const char *prefix);
 

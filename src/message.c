@@ -23,11 +23,8 @@ void megaco_options_init(megaco_options *opts)
 	opts->max_model_memory = (size_t)16 << 20;
 }
 
-const megaco_options *options_resolve(const megaco_options *opts, megaco_options *store)
+const megaco_options *options_resolve_copy(const megaco_options *opts, megaco_options *store)
 {
-	if (opts && opts->version == MEGACO_OPTIONS_VERSION && opts->max_message_size &&
-	    opts->max_token_length && opts->max_depth && opts->max_depth <= MEGACO_DEPTH_CEILING)
-		return opts;
 	if (!opts)
 		megaco_options_init(store);
 	else if (opts->version != MEGACO_OPTIONS_VERSION)
