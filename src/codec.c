@@ -115,7 +115,7 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 		if (rc != MEGACO_OK)
 			return rc;
 	}
-	int text = enc == MEGACO_ENC_PRETTY || enc == MEGACO_ENC_COMPACT;
+	int text = enc_name_form(enc) == MEGACO_NAMES_TEXT;
 	if (!text && enc != MEGACO_ENC_BER && enc != MEGACO_ENC_PER && enc != MEGACO_ENC_APER)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "cannot encode to encoding %d",
 		                 (int)enc);
@@ -123,7 +123,7 @@ static int encode_into(const megaco_message *msg, megaco_encoding enc, const meg
 	int rc = version_check_model(msg->model, msg->model->mess.version, !text, err);
 	if (rc != MEGACO_OK)
 		return rc;
-	if (msg->form != (text ? MEGACO_NAMES_TEXT : MEGACO_NAMES_BINARY))
+	if (msg->form != enc_name_form(enc))
 		return names_encode_converted(msg, enc, o, buf, cap, out_len, err); /* on a copy */
 	if (text)
 		return text_encode_message(msg, enc == MEGACO_ENC_COMPACT, o, buf, cap, out_len, err);
@@ -166,7 +166,7 @@ int megaco_encode(const megaco_message *msg, megaco_encoding enc, const megaco_o
 	if (!msg || !out_len || (!buf && cap))
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or output pointer");
 	*out_len = 0;
-	int rc = (enc == MEGACO_ENC_PRETTY || enc == MEGACO_ENC_COMPACT) && msg->form == MEGACO_NAMES_TEXT
+	int rc = msg->form == MEGACO_NAMES_TEXT && enc_name_form(enc) == MEGACO_NAMES_TEXT
 	                 ? encode_into(msg, enc, o, buf, cap, out_len, err)
 	                 : encode_scoped(msg, enc, o, buf, cap, out_len, err);
 	/* What we write under these options, we read under them. */

@@ -55,6 +55,13 @@ int options_bad_version(const megaco_options *opts, megaco_error *err);
 /* options_resolve(), the defaults for another version: for internal callers. */
 const megaco_options *options_or_default(const megaco_options *opts, megaco_options *store);
 
+/* The name form an encoding carries: text names in pretty and compact, binary IDs in BER and PER. */
+static inline megaco_name_form enc_name_form(megaco_encoding enc)
+{
+	return enc == MEGACO_ENC_PRETTY || enc == MEGACO_ENC_COMPACT ? MEGACO_NAMES_TEXT
+	                                                             : MEGACO_NAMES_BINARY;
+}
+
 /* Creates an empty message whose model is allocated but zeroed, its arena
  * capped at opts->max_model_memory (megaco_decode lifts the cap after). */
 megaco_message *message_create(megaco_name_form form, const megaco_options *opts);

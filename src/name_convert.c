@@ -350,8 +350,7 @@ int names_encode_converted(const megaco_message *msg, megaco_encoding enc,
 	megaco_message tmp;
 	memset(&tmp, 0, sizeof tmp);
 	arena_init(&tmp.arena, o->allocator, 4096);
-	tmp.form = enc == MEGACO_ENC_PRETTY || enc == MEGACO_ENC_COMPACT ? MEGACO_NAMES_TEXT
-	                                                                 : MEGACO_NAMES_BINARY;
+	tmp.form = enc_name_form(enc);
 	int rc = convert_copy(&tmp.arena, msg->model, tmp.form, o, &tmp.model, err);
 	if (rc == MEGACO_OK) {
 		switch (enc) {
