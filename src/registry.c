@@ -92,12 +92,7 @@ static const named *find(const vec *v, const char *s, size_t len, unsigned id)
 	return i < v->n && (s ? !name_cmp(s, len, v->v[i]->name) : v->v[i]->id == id) ? v->v[i] : NULL;
 }
 
-#define lb_name(v, s, len) lower_bound(v, s, len, 0)
-#define lb_id(v, id) lower_bound(v, NULL, 0, id)
-#define find_name(v, s, len) find(v, s, len, 0)
-#define find_id(v, id) find(v, NULL, 0, id)
-
-/* The writable slots of v, copying a built-in array first (cap 0). */
+/* The writable slots of v with room for need, copying a built-in array first (cap 0). */
 static const named **vec_own(const megaco_registry *r, vec *v, size_t need)
 {
 	if (v->cap >= need && v->cap)
@@ -117,46 +112,29 @@ static const named **vec_own(const megaco_registry *r, vec *v, size_t need)
 	return nv;
 }
 
-static int vec_insert(const megaco_registry *r, vec *v, size_t at, const named *e)
-{
-	const named **slots = vec_own(r, v, v->n + 1);
-	if (!slots)
-		return MEGACO_ERR_NOMEM;
-	memmove(slots + at + 1, slots + at, (v->n - at) * sizeof *slots);
-	slots[at] = e;
-	v->n++;
-	return MEGACO_OK;
-}
-
-/* Puts e where old is, in both vectors (old and e have the same name and ID). */
-static int vec_replace2(const megaco_registry *r, vec *by_name, vec *by_id, const named *old,
-                        const named *e)
+/*
+ * Puts e into both vectors: in old's place (old has e's name and ID), or
+ * (old NULL) as a new element, the caller having checked for duplicates.
+ * Both get their room first, so a failure leaves them as they were.
+ */
+static int vec_put2(const megaco_registry *r, vec *by_name, vec *by_id, const named *old,
+                    const named *e)
 {
 	vec *vs[2] = { by_name, by_id };
-	size_t at[2] = { lb_name(by_name, old->name, strlen(old->name)), lb_id(by_id, old->id) };
+	size_t at[2] = { lower_bound(by_name, e->name, strlen(e->name), 0),
+		         lower_bound(by_id, NULL, 0, e->id) };
 	const named **slots[2];
 	for (int i = 0; i < 2; i++)
-		if (!(slots[i] = vec_own(r, vs[i], vs[i]->n)))
+		if (!(slots[i] = vec_own(r, vs[i], vs[i]->n + !old)))
 			return MEGACO_ERR_NOMEM;
-	for (int i = 0; i < 2; i++)
-		slots[i][at[i]] = e;
-	return MEGACO_OK;
-}
-
-/* Inserts e into both vectors; the caller has checked for duplicates. */
-static int vec_add2(const megaco_registry *r, vec *by_name, vec *by_id, const named *e)
-{
-	int rc = vec_insert(r, by_name, lb_name(by_name, e->name, strlen(e->name)), e);
-	if (rc == MEGACO_OK) {
-		rc = vec_insert(r, by_id, lb_id(by_id, e->id), e);
-		if (rc != MEGACO_OK) { /* undo the first insert (its array is ours now) */
-			const named **slots = (const named **)(uintptr_t)by_name->v;
-			size_t i = lb_name(by_name, e->name, strlen(e->name));
-			memmove(slots + i, slots + i + 1, (by_name->n - i - 1) * sizeof *slots);
-			by_name->n--;
+	for (int i = 0; i < 2; i++) {
+		if (!old) {
+			memmove(slots[i] + at[i] + 1, slots[i] + at[i], (vs[i]->n - at[i]) * sizeof *slots[i]);
+			vs[i]->n++;
 		}
+		slots[i][at[i]] = e;
 	}
-	return rc;
+	return MEGACO_OK;
 }
 
 long reg_fallback_value(const char *s, size_t len)
@@ -189,40 +167,24 @@ static int valid_kind(megaco_item_kind k) { return (unsigned)k < NKINDS; }
 
 /* --- lookups --------------------------------------------------------------- */
 
-static const reg_package *pkg_by_name(const megaco_registry *r, const char *s, size_t len)
+/* The package called (s, len), or (s NULL) the one whose ID is id. */
+static const reg_package *pkg_find(const megaco_registry *r, const char *s, size_t len, unsigned id)
 {
-	return (const reg_package *)find_name(&r->by_name, s, len);
+	return (const reg_package *)find(s ? &r->by_name : &r->by_id, s, len, id);
 }
 
-static const reg_package *pkg_by_id(const megaco_registry *r, unsigned id)
+/*
+ * The item of kind k called (s, len), or (s NULL) whose ID is id, of p or a
+ * package p extends (looked up by ID, so it is the registry's current copy).
+ */
+static const reg_item *item_find(const megaco_registry *r, const reg_package *p,
+                                 megaco_item_kind k, const char *s, size_t len, unsigned id)
 {
-	return (const reg_package *)find_id(&r->by_id, id);
-}
-
-/* The package p extends (looked up by ID, so it is the registry's current copy). */
-static const reg_package *pkg_base(const megaco_registry *r, const reg_package *p)
-{
-	return p->base >= 0 ? pkg_by_id(r, (unsigned)p->base) : NULL;
-}
-
-static const reg_item *item_by_name(const megaco_registry *r, const reg_package *p,
-                                    megaco_item_kind k, const char *s, size_t len)
-{
-	for (int d = 0; p && d < EXTENDS_MAX_DEPTH; p = pkg_base(r, p), d++) {
-		const named *e = find_name(&p->by_name[k], s, len);
+	for (int d = 0; p && d < EXTENDS_MAX_DEPTH; d++) {
+		const named *e = find(s ? &p->by_name[k] : &p->by_id[k], s, len, id);
 		if (e)
 			return (const reg_item *)e;
-	}
-	return NULL;
-}
-
-static const reg_item *item_by_id(const megaco_registry *r, const reg_package *p,
-                                  megaco_item_kind k, unsigned id)
-{
-	for (int d = 0; p && d < EXTENDS_MAX_DEPTH; p = pkg_base(r, p), d++) {
-		const named *e = find_id(&p->by_id[k], id);
-		if (e)
-			return (const reg_item *)e;
+		p = p->base >= 0 ? pkg_find(r, NULL, 0, (unsigned)p->base) : NULL;
 	}
 	return NULL;
 }
@@ -240,7 +202,7 @@ static size_t put_str(char *buf, const char *s)
 static int id2(const vec *v, const char *name, size_t len, uint8_t out[2])
 {
 	long id = reg_fallback_value(name, len);
-	const named *e = id < 0 && v && len ? find_name(v, name, len) : NULL;
+	const named *e = id < 0 && v && len ? find(v, name, len, 0) : NULL;
 	if (id < 0 && !e)
 		return MEGACO_ERR_UNKNOWN_NAME;
 	id = e ? e->id : id;
@@ -253,7 +215,7 @@ static int id2(const vec *v, const char *name, size_t len, uint8_t out[2])
 static size_t name2(const vec *v, const uint8_t id[2], char *buf)
 {
 	unsigned n = (unsigned)id[0] << 8 | id[1];
-	const named *e = v ? find_id(v, n) : NULL;
+	const named *e = v ? find(v, NULL, 0, n) : NULL;
 	return e && e->name[0] ? put_str(buf, e->name) : put_hex(buf, n);
 }
 
@@ -281,7 +243,7 @@ int reg_name_to_id(const megaco_registry *reg, megaco_item_kind kind, const char
 		if (len == 1 && name[0] == '*')
 			return MEGACO_ERR_UNKNOWN_NAME;
 		pid = 0;
-		p = pkg_by_id(reg, 0);
+		p = pkg_find(reg, NULL, 0, 0);
 		iname = name;
 		ilen = len;
 	} else {
@@ -296,9 +258,9 @@ int reg_name_to_id(const megaco_registry *reg, megaco_item_kind kind, const char
 		}
 		pid = reg_fallback_value(name, plen);
 		if (pid >= 0) {
-			p = pkg_by_id(reg, (unsigned)pid);
+			p = pkg_find(reg, NULL, 0, (unsigned)pid);
 		} else {
-			p = plen ? pkg_by_name(reg, name, plen) : NULL;
+			p = plen ? pkg_find(reg, name, plen, 0) : NULL;
 			if (!p || !p->hd.name[0])
 				return MEGACO_ERR_UNKNOWN_NAME;
 			pid = p->hd.id;
@@ -307,9 +269,9 @@ int reg_name_to_id(const megaco_registry *reg, megaco_item_kind kind, const char
 	if (ilen == 1 && iname[0] == '*') {
 		iid = 0xFFFF;
 	} else if ((iid = reg_fallback_value(iname, ilen)) >= 0) {
-		*item = p ? item_by_id(reg, p, kind, (unsigned)iid) : NULL;
+		*item = p ? item_find(reg, p, kind, NULL, 0, (unsigned)iid) : NULL;
 	} else {
-		const reg_item *it = ilen && p ? item_by_name(reg, p, kind, iname, ilen) : NULL;
+		const reg_item *it = ilen && p ? item_find(reg, p, kind, iname, ilen, 0) : NULL;
 		if (!it)
 			return MEGACO_ERR_UNKNOWN_NAME;
 		iid = it->hd.id;
@@ -326,8 +288,8 @@ size_t reg_id_to_name(const megaco_registry *reg, megaco_item_kind kind, const u
                       char *buf, const reg_item **item)
 {
 	unsigned pid = (unsigned)id[0] << 8 | id[1], iid = (unsigned)id[2] << 8 | id[3];
-	const reg_package *p = pkg_by_id(reg, pid);
-	const reg_item *it = p && iid != 0xFFFF ? item_by_id(reg, p, kind, iid) : NULL;
+	const reg_package *p = pkg_find(reg, NULL, 0, pid);
+	const reg_item *it = p && iid != 0xFFFF ? item_find(reg, p, kind, NULL, 0, iid) : NULL;
 	*item = it;
 	if (pid == 0xFFFF && iid == 0xFFFF)
 		return put_str(buf, "*/*");
@@ -357,48 +319,37 @@ size_t reg_param_to_name(const reg_item *item, const uint8_t id[2], char *buf)
 /* --- building -------------------------------------------------------------- */
 
 /*
- * The registry's own, writable copy of entry e (a package or an item: size
- * bytes, its reg_named head first) of the vectors by_name/by_id: a built-in
- * entry is copied (its own vectors still pointing at the built-in arrays)
- * and the copy takes its place in both vectors. NULL when out of memory.
+ * A registry-owned entry (a package, item or parameter: size bytes, its
+ * reg_named head first) called name with ID id, put into both vectors: a
+ * copy of old that takes its place, or (old NULL) a new one. NULL when out
+ * of memory.
  */
-static void *own_copy(megaco_registry *r, vec *by_name, vec *by_id, const named *e, size_t size)
-{
-	if (e->owned)
-		return (void *)(uintptr_t)e;
-	named *c = ralloc(r, size);
-	char *cname = c ? rstrdup(r, e->name) : NULL;
-	if (cname) {
-		memcpy(c, e, size);
-		c->name = cname;
-		c->owned = 1;
-		if (vec_replace2(r, by_name, by_id, e, c) == MEGACO_OK)
-			return c;
-	}
-	rfree(r, cname);
-	rfree(r, c);
-	return NULL;
-}
-
-/* A new registry-owned entry of size bytes whose head is name/id, added to both vectors. */
-static int add_new(megaco_registry *r, vec *by_name, vec *by_id, size_t size, const char *name,
-                   uint16_t id, named **out)
+static void *put_entry(megaco_registry *r, vec *by_name, vec *by_id, const named *old,
+                       size_t size, const char *name, uint16_t id)
 {
 	named *e = ralloc(r, size);
 	char *ename = e ? rstrdup(r, name) : NULL;
-	int rc = MEGACO_ERR_NOMEM;
 	if (ename) {
+		if (old)
+			memcpy(e, old, size);
 		e->name = ename;
 		e->id = id;
 		e->owned = 1;
-		if ((rc = vec_add2(r, by_name, by_id, e)) == MEGACO_OK) {
-			*out = e;
-			return rc;
-		}
+		if (vec_put2(r, by_name, by_id, old, e) == MEGACO_OK)
+			return e;
 	}
 	rfree(r, ename);
 	rfree(r, e);
-	return rc;
+	return NULL;
+}
+
+/*
+ * The registry's own, writable copy of entry e of the vectors: a built-in
+ * entry is copied (its own vectors still pointing at the built-in arrays).
+ */
+static void *own_copy(megaco_registry *r, vec *by_name, vec *by_id, const named *e, size_t size)
+{
+	return e->owned ? (void *)(uintptr_t)e : put_entry(r, by_name, by_id, e, size, e->name, e->id);
 }
 
 int megaco_registry_add_package(megaco_registry *reg, const char *name, uint16_t id,
@@ -408,26 +359,24 @@ int megaco_registry_add_package(megaco_registry *reg, const char *name, uint16_t
 		return MEGACO_ERR_INVALID_ARGUMENT;
 	const reg_package *base = NULL;
 	if (extends && extends[0]) {
-		base = pkg_by_name(reg, extends, strlen(extends));
+		base = pkg_find(reg, extends, strlen(extends), 0);
 		if (!base)
 			return MEGACO_ERR_INVALID_ARGUMENT;
 	}
-	const reg_package *same_name = pkg_by_name(reg, name, strlen(name));
-	const reg_package *same_id = pkg_by_id(reg, id);
+	const reg_package *same_name = pkg_find(reg, name, strlen(name), 0);
+	const reg_package *same_id = pkg_find(reg, NULL, 0, id);
 	if (same_name || same_id) {
 		/* Re-registering the same package extends it; anything else clashes. */
 		if (same_name != same_id || (base && same_name->base != base->hd.id))
 			return MEGACO_ERR_INVALID_ARGUMENT;
 		return MEGACO_OK;
 	}
-	named *e;
-	int rc = add_new(reg, &reg->by_name, &reg->by_id, sizeof(reg_package), name, id, &e);
-	if (rc == MEGACO_OK) {
-		reg_package *p = (reg_package *)e;
-		p->version = version;
-		p->base = base ? base->hd.id : -1;
-	}
-	return rc;
+	reg_package *p = put_entry(reg, &reg->by_name, &reg->by_id, NULL, sizeof *p, name, id);
+	if (!p)
+		return MEGACO_ERR_NOMEM;
+	p->version = version;
+	p->base = base ? base->hd.id : -1;
+	return MEGACO_OK;
 }
 
 int megaco_registry_add_item(megaco_registry *reg, const char *package, megaco_item_kind kind,
@@ -436,17 +385,16 @@ int megaco_registry_add_item(megaco_registry *reg, const char *package, megaco_i
 	if (!reg || !reg->al || !package || !name || !valid_kind(kind) || !valid_name(name) ||
 	    id == 0xFFFF)
 		return MEGACO_ERR_INVALID_ARGUMENT;
-	const reg_package *cp = pkg_by_name(reg, package, strlen(package));
+	const reg_package *cp = pkg_find(reg, package, strlen(package), 0);
 	if (!cp)
 		return MEGACO_ERR_INVALID_ARGUMENT;
-	const named *a = find_name(&cp->by_name[kind], name, strlen(name));
-	const named *b = find_id(&cp->by_id[kind], id);
+	const named *a = find(&cp->by_name[kind], name, strlen(name), 0);
+	const named *b = find(&cp->by_id[kind], NULL, 0, id);
 	if (a || b)
 		return a == b ? MEGACO_OK : MEGACO_ERR_INVALID_ARGUMENT;
 	reg_package *p = own_copy(reg, &reg->by_name, &reg->by_id, &cp->hd, sizeof *p);
-	named *e;
-	return p ? add_new(reg, &p->by_name[kind], &p->by_id[kind], sizeof(reg_item), name, id, &e)
-	         : MEGACO_ERR_NOMEM;
+	return p && put_entry(reg, &p->by_name[kind], &p->by_id[kind], NULL, sizeof(reg_item), name, id)
+	           ? MEGACO_OK : MEGACO_ERR_NOMEM;
 }
 
 int megaco_registry_add_parameter(megaco_registry *reg, const char *package,
@@ -456,21 +404,20 @@ int megaco_registry_add_parameter(megaco_registry *reg, const char *package,
 	if (!reg || !reg->al || !package || !item || !name || !valid_name(name) || id == 0xFFFF ||
 	    (kind != MEGACO_ITEM_EVENT && kind != MEGACO_ITEM_SIGNAL))
 		return MEGACO_ERR_INVALID_ARGUMENT;
-	const reg_package *cp = pkg_by_name(reg, package, strlen(package));
-	const reg_item *cit = cp ? (const reg_item *)find_name(&cp->by_name[kind], item, strlen(item))
+	const reg_package *cp = pkg_find(reg, package, strlen(package), 0);
+	const reg_item *cit = cp ? (const reg_item *)find(&cp->by_name[kind], item, strlen(item), 0)
 	                         : NULL;
 	if (!cit)
 		return MEGACO_ERR_INVALID_ARGUMENT;
-	const named *a = find_name(&cit->params_by_name, name, strlen(name));
-	const named *b = find_id(&cit->params_by_id, id);
+	const named *a = find(&cit->params_by_name, name, strlen(name), 0);
+	const named *b = find(&cit->params_by_id, NULL, 0, id);
 	if (a || b)
 		return a == b ? MEGACO_OK : MEGACO_ERR_INVALID_ARGUMENT;
 	reg_package *p = own_copy(reg, &reg->by_name, &reg->by_id, &cp->hd, sizeof *p);
 	reg_item *it = p ? own_copy(reg, &p->by_name[kind], &p->by_id[kind], &cit->hd, sizeof *it)
 	                 : NULL;
-	named *e;
-	return it ? add_new(reg, &it->params_by_name, &it->params_by_id, sizeof(named), name, id, &e)
-	          : MEGACO_ERR_NOMEM;
+	return it && put_entry(reg, &it->params_by_name, &it->params_by_id, NULL, sizeof(named), name, id)
+	           ? MEGACO_OK : MEGACO_ERR_NOMEM;
 }
 
 /* --- YAML (MEGACO_YAML builds only) ----------------------------------------- */
@@ -637,20 +584,20 @@ static int load_package(yctx *c, yaml_node_t *n)
 	return MEGACO_OK;
 }
 
-int megaco_registry_load_yaml_buffer(megaco_registry *reg, const void *buf, size_t len,
-                                     megaco_error *err)
+/* Loads the YAML document of f, or (f NULL) of the len bytes at buf. */
+static int load(megaco_registry *reg, const void *buf, size_t len, FILE *f, megaco_error *err)
 {
-	clear_error(err);
-	if (!reg || !reg->al || (!buf && len))
-		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL registry or buffer");
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	if (!yaml_parser_initialize(&parser))
 		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	yaml_parser_set_input_string(&parser, buf ? buf : (const void *)"", len);
+	if (f)
+		yaml_parser_set_input_file(&parser, f);
+	else
+		yaml_parser_set_input_string(&parser, buf ? buf : (const void *)"", len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		int rc = set_error_text(err, parser.error == YAML_MEMORY_ERROR ? MEGACO_ERR_NOMEM
-		                                                              : MEGACO_ERR_SYNTAX,
+		                                                               : MEGACO_ERR_SYNTAX,
 		                        parser.problem_mark.index,
 		                        (unsigned)parser.problem_mark.line + 1,
 		                        (unsigned)parser.problem_mark.column + 1,
@@ -686,6 +633,15 @@ int megaco_registry_load_yaml_buffer(megaco_registry *reg, const void *buf, size
 	return rc;
 }
 
+int megaco_registry_load_yaml_buffer(megaco_registry *reg, const void *buf, size_t len,
+                                     megaco_error *err)
+{
+	clear_error(err);
+	if (!reg || !reg->al || (!buf && len))
+		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL registry or buffer");
+	return load(reg, buf, len, NULL, err);
+}
+
 int megaco_registry_load_yaml(megaco_registry *reg, const char *path, megaco_error *err)
 {
 	clear_error(err);
@@ -694,26 +650,11 @@ int megaco_registry_load_yaml(megaco_registry *reg, const char *path, megaco_err
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "cannot open %s", path);
-	size_t cap = 4096, len = 0;
-	char *buf = ralloc(reg, cap);
-	while (buf) {
-		len += fread(buf + len, 1, cap - len, f);
-		if (len < cap)
-			break;
-		char *nb = ralloc(reg, cap * 2);
-		if (nb)
-			memcpy(nb, buf, len);
-		rfree(reg, buf);
-		buf = nb;
-		cap *= 2;
-	}
-	int bad = ferror(f);
+	int rc = load(reg, NULL, 0, f, err);
+	/* A read error fails the document's load, before anything is added. */
+	if (ferror(f))
+		rc = set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "cannot read %s", path);
 	fclose(f);
-	if (!buf)
-		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	int rc = bad ? set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "cannot read %s", path)
-	             : megaco_registry_load_yaml_buffer(reg, buf, len, err);
-	rfree(reg, buf);
 	return rc;
 }
 
@@ -773,9 +714,8 @@ int megaco_registry_new(unsigned flags, const megaco_allocator *al, megaco_regis
 	megaco_registry *r = al->alloc(al->user_data, sizeof *r);
 	if (!r)
 		return MEGACO_ERR_NOMEM;
-	memset(r, 0, sizeof *r);
-	if (!(flags & MEGACO_REGISTRY_EMPTY))
-		*r = reg_builtin; /* the built-in vectors, copied on the first change */
+	/* Else the built-in vectors, copied on the first change. */
+	*r = flags & MEGACO_REGISTRY_EMPTY ? (megaco_registry){ al, { 0 }, { 0 } } : reg_builtin;
 	r->al = al;
 	*out = r;
 	return MEGACO_OK;
@@ -790,16 +730,14 @@ const megaco_registry *reg_or_default(const megaco_registry *reg)
 
 /* --- public lookups -------------------------------------------------------- */
 
-static int copy_out(const char *tmp, size_t n, char *buf, size_t cap, size_t *out_len)
+int name_copy_out(const char *tmp, size_t n, char *buf, size_t cap, size_t *out_len)
 {
 	if (out_len)
 		*out_len = n;
-	if (n >= cap) {
-		if (n == cap && buf)
-			memcpy(buf, tmp, n);
-		return n <= cap ? MEGACO_OK : MEGACO_ERR_BUFFER_TOO_SMALL;
-	}
-	memcpy(buf, tmp, n + 1);
+	if (n > cap)
+		return MEGACO_ERR_BUFFER_TOO_SMALL;
+	if (buf)
+		memcpy(buf, tmp, n < cap ? n + 1 : n);
 	return MEGACO_OK;
 }
 
@@ -808,10 +746,8 @@ int megaco_registry_name_to_id(const megaco_registry *reg, megaco_item_kind kind
 {
 	if (!name || !out || !valid_kind(kind))
 		return MEGACO_ERR_INVALID_ARGUMENT;
-	if (!(reg = reg_or_default(reg)))
-		return MEGACO_ERR_NOMEM;
 	const reg_item *it;
-	return reg_name_to_id(reg, kind, name, len, out, &it);
+	return reg_name_to_id(reg_or_default(reg), kind, name, len, out, &it);
 }
 
 int megaco_registry_id_to_name(const megaco_registry *reg, megaco_item_kind kind,
@@ -819,10 +755,8 @@ int megaco_registry_id_to_name(const megaco_registry *reg, megaco_item_kind kind
 {
 	if (!id || (!buf && cap) || !valid_kind(kind))
 		return MEGACO_ERR_INVALID_ARGUMENT;
-	if (!(reg = reg_or_default(reg)))
-		return MEGACO_ERR_NOMEM;
 	char tmp[REG_NAME_MAX];
 	const reg_item *it;
-	size_t n = reg_id_to_name(reg, kind, id, tmp, &it);
-	return copy_out(tmp, n, buf, cap, out_len);
+	return name_copy_out(tmp, reg_id_to_name(reg_or_default(reg), kind, id, tmp, &it), buf, cap,
+	                     out_len);
 }

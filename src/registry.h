@@ -38,7 +38,14 @@ size_t reg_package_to_name(const megaco_registry *reg, const uint8_t id[2], char
 /* "xHHHH" (either case) -> 0..0xFFFF, or -1. */
 long reg_fallback_value(const char *s, size_t len);
 
-/* The registry options point to, or the built-in one (NULL when out of memory). */
+/* The registry options point to, or the built-in one. */
 const megaco_registry *reg_or_default(const megaco_registry *reg);
+
+/*
+ * A converted name of n chars at tmp into the caller's buf of cap bytes (with
+ * its NUL when there is room), *out_len (if not NULL) its length: MEGACO_OK,
+ * or BUFFER_TOO_SMALL. For the public megaco_registry_* and megaco_tid_* calls.
+ */
+int name_copy_out(const char *tmp, size_t n, char *buf, size_t cap, size_t *out_len);
 
 #endif

@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "registry.h"
 #include "tid_layout.h"
 
 static const megaco_tid_layout default_layout = { .nlevels = 3, .total_bits = 24,
@@ -46,10 +47,7 @@ int megaco_tid_layout_new(const unsigned *bits, size_t nlevels, const megaco_all
 	megaco_tid_layout *l = al->alloc(al->user_data, sizeof *l);
 	if (!l)
 		return MEGACO_ERR_NOMEM;
-	memset(l, 0, sizeof *l);
-	l->al = al;
-	l->nlevels = (unsigned)nlevels;
-	l->total_bits = total;
+	*l = (megaco_tid_layout){ .al = al, .nlevels = (unsigned)nlevels, .total_bits = total };
 	for (size_t i = 0; i < nlevels; i++)
 		l->bits[i] = (uint8_t)bits[i];
 	*out = l;
@@ -213,11 +211,5 @@ int megaco_tid_to_text(const megaco_tid_layout *layout, const uint8_t *id, size_
 	char tmp[TID_TEXT_MAX];
 	size_t n;
 	int rc = tid_binary_to_text(tid_layout_or_default(layout), id, id_len, wild, nwild, tmp, &n);
-	if (rc != MEGACO_OK)
-		return rc;
-	*out_len = n;
-	if (n > cap)
-		return MEGACO_ERR_BUFFER_TOO_SMALL;
-	memcpy(buf, tmp, n < cap ? n + 1 : n);
-	return MEGACO_OK;
+	return rc != MEGACO_OK ? rc : name_copy_out(tmp, n, buf, cap, out_len);
 }
