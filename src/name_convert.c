@@ -30,50 +30,24 @@
 #include "tid_layout.h"
 #include "validate.h"
 
-#define PATH_DEPTH 96
-
 typedef struct conv {
 	megaco_arena *arena;
 	const megaco_tid_layout *layout;
 	const megaco_registry *reg;
 	int to_binary;
 	megaco_error *err;
-	/* where the walk is, for error messages */
-	const char *seg[PATH_DEPTH];
-	int idx[PATH_DEPTH];
-	unsigned depth;
+	const MegacoMessage_t *root; /* the copy being converted */
+	const void *at;              /* the name being converted, of schema type at_type */
+	unsigned at_type;
 } conv;
 
 static const char *const kind_names[] = { "property", "event", "signal", "statistic" };
 
 /* --- errors ------------------------------------------------------------------ */
 
-static void path_text(const conv *c, char *buf, size_t cap)
-{
-	size_t n = 0;
-	buf[0] = '\0';
-	unsigned d = c->depth < PATH_DEPTH ? c->depth : PATH_DEPTH - 1;
-	unsigned j = 1;
-	/* Every path starts mess.messageBody; leave that out to keep messages short. */
-	if (d >= 2 && c->seg[1] && c->seg[2] && !strcmp(c->seg[1], "mess") &&
-	    !strcmp(c->seg[2], "messageBody"))
-		j = 3;
-	for (; j <= d && n + 1 < cap; j++) {
-		int w = c->seg[j] ? snprintf(buf + n, cap - n, "%s%s", n ? "." : "", c->seg[j])
-		                  : snprintf(buf + n, cap - n, "[%d]", c->idx[j]);
-		if (w < 0)
-			break;
-		n += (size_t)w;
-	}
-	if (n >= cap)
-		buf[cap - 1] = '\0';
-}
-
 static int fail(conv *c, int code, const char *what, const OCTET_STRING_t *os)
 {
-	char path[160];
-	path_text(c, path, sizeof path);
-	if (code == MEGACO_ERR_NOMEM)
+	if (code == MEGACO_ERR_NOMEM || !c->err) /* (no record: no message to write) */
 		return set_error(c->err, code, 0, "out of memory");
 	char shown[48];
 	size_t n = 0;
@@ -85,9 +59,13 @@ static int fail(conv *c, int code, const char *what, const OCTET_STRING_t *os)
 			n += (size_t)snprintf(shown + n, sizeof shown - n, "%s%02X", n ? " " : "", ch);
 	}
 	shown[n] = '\0';
-	const char *q = c->to_binary ? "\"" : "";
-	return set_error(c->err, code, 0, "%s %s%s%s has no %s form, at %s", what, q, shown, q,
-	                 c->to_binary ? "binary" : "text", path);
+	const char *q = c->to_binary ? "\"" : "", *form = c->to_binary ? "binary" : "text";
+	/* The path gets the room the rest leaves (model_path_named() cuts its front). */
+	char path[sizeof c->err->message];
+	int head = snprintf(NULL, 0, "%s %s%s%s has no %s form, at ", what, q, shown, q, form);
+	model_path_named(c->root, schema_types[c->at_type].name, c->at, path, sizeof path - (size_t)head);
+	return set_error(c->err, code, 0, "%s %s%s%s has no %s form, at %s", what, q, shown, q, form,
+	                 path);
 }
 
 /* Gives os a copy of the n octets at bytes: MEGACO_OK, or NOMEM having said so. */
@@ -217,21 +195,19 @@ static int conv_dialplan(conv *c, OCTET_STRING_t *os)
 	return set_octets(c, os, text, (size_t)n);
 }
 
-static int walk(conv *c, unsigned type, char *p, const reg_item *item, unsigned depth);
+static int walk(conv *c, unsigned type, char *p, const reg_item *item);
 
 /*
- * Member m (a list item: index >= 0) of a node, at parent + m->offset, at
- * depth: converts the name it carries, or walks into it. A pointee either
- * may write is copied first. *item is the registry's event or signal named
- * in the node so far, for the parameters below it.
+ * Member m of a node, at parent + m->offset: converts the name it carries,
+ * or walks into it. A pointee either may write is copied first. *item is
+ * the registry's event or signal named in the node so far, for the
+ * parameters below it.
  */
-static int member(conv *c, const schema_member *m, char *parent, const reg_item **item,
-                  unsigned depth, int index)
+static int member(conv *c, const schema_member *m, char *parent, const reg_item **item)
 {
 	const schema_type *t = &schema_types[m->type];
 	char *v = parent + m->offset;
-	int cons = schema_constructed(t->kind);
-	if (!m->name_kind && !cons)
+	if (!m->name_kind && !schema_constructed(t->kind))
 		return MEGACO_OK; /* a primitive without a name: shared, never written */
 	if (m->flags & SM_POINTER) {
 		char **slot = (char **)(void *)v;
@@ -240,11 +216,8 @@ static int member(conv *c, const schema_member *m, char *parent, const reg_item 
 		if (!(v = *slot = arena_memdup(c->arena, *slot, t->size)))
 			return fail(c, MEGACO_ERR_NOMEM, NULL, NULL);
 	}
-	c->depth = cons ? depth : depth - 1; /* a name's path is its node's */
-	if (cons && depth < PATH_DEPTH) {
-		c->seg[depth] = index < 0 ? m->name : NULL;
-		c->idx[depth] = index;
-	}
+	c->at = v;
+	c->at_type = m->type;
 	switch (m->name_kind) {
 	case SN_TERMINATION_ID: return conv_tid(c, (TerminationID_t *)(void *)v);
 	case SN_PROPERTY: return conv_pkgd(c, (void *)v, MEGACO_ITEM_PROPERTY, item);
@@ -255,12 +228,12 @@ static int member(conv *c, const schema_member *m, char *parent, const reg_item 
 	case SN_SIGNAL_PARAM: return conv_id2(c, (void *)v, 1, *item);
 	case SN_PACKAGE: return conv_id2(c, (void *)v, 0, NULL);
 	case SN_DIGIT_MAP: return conv_dialplan(c, (void *)v);
-	default: return walk(c, m->type, v, *item, depth);
+	default: return walk(c, m->type, v, *item);
 	}
 }
 
 /* The constructed value of `type` at p, a copy the walk may write. */
-static int walk(conv *c, unsigned type, char *p, const reg_item *item, unsigned depth)
+static int walk(conv *c, unsigned type, char *p, const reg_item *item)
 {
 	const schema_type *t = &schema_types[type];
 	const schema_member *m = &schema_members[t->first];
@@ -279,14 +252,14 @@ static int walk(conv *c, unsigned type, char *p, const reg_item *item, unsigned 
 		l->array = arr;
 		l->size = l->count;
 		for (int i = 0; i < l->count && rc == MEGACO_OK; i++)
-			rc = member(c, m, (char *)&arr[i], &item, depth + 1, i);
+			rc = member(c, m, (char *)&arr[i], &item);
 	} else if (t->kind == SK_CHOICE) {
 		int present = schema_present_get(p + t->pres_offset, t->pres_size);
 		if (present > 0 && present <= t->count)
-			rc = member(c, m + present - 1, p, &item, depth + 1, -1);
+			rc = member(c, m + present - 1, p, &item);
 	} else {
 		for (unsigned i = 0; i < t->count && rc == MEGACO_OK; i++)
-			rc = member(c, m + i, p, &item, depth + 1, -1);
+			rc = member(c, m + i, p, &item);
 	}
 	return rc;
 }
@@ -308,9 +281,8 @@ static int convert_copy(megaco_arena *a, const MegacoMessage_t *model, megaco_na
 	c->reg = reg_or_default(o->registry);
 	c->to_binary = to == MEGACO_NAMES_BINARY;
 	c->err = err;
-	if (!c->reg)
-		return set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	int rc = walk(c, SCHEMA_ROOT, (char *)copy, NULL, 0);
+	c->root = copy;
+	int rc = walk(c, SCHEMA_ROOT, (char *)copy, NULL);
 	if (rc != MEGACO_OK)
 		return rc;
 	if (a->failed)

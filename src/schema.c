@@ -76,7 +76,7 @@ static int walk(const schema_node *n, int (*visit)(const schema_node *, void *),
 	if (t->kind == SK_SEQUENCE_OF || t->kind == SK_SET_OF) {
 		const asn_anonymous_set_ *l = n->ptr;
 		for (int i = 0; i < l->count; i++) {
-			schema_node c = { m->type, l->array[i], m, i, n->depth + 1 };
+			schema_node c = { m->type, l->array[i], m, i, n->depth + 1, n };
 			if (c.ptr && (rc = walk(&c, visit, ctx)) < 0)
 				return rc;
 		}
@@ -91,7 +91,7 @@ static int walk(const schema_node *n, int (*visit)(const schema_node *, void *),
 	}
 	for (int i = from; i < to; i++) {
 		schema_node c = { m[i].type, (void *)(uintptr_t)schema_member_value(&m[i], n->ptr), &m[i],
-			              -1, n->depth + 1 };
+			              -1, n->depth + 1, n };
 		if (c.ptr && (rc = walk(&c, visit, ctx)) < 0)
 			return rc;
 	}
@@ -100,6 +100,6 @@ static int walk(const schema_node *n, int (*visit)(const schema_node *, void *),
 
 int schema_walk(unsigned type, void *ptr, int (*visit)(const schema_node *n, void *ctx), void *ctx)
 {
-	schema_node root = { type, ptr, NULL, -1, 0 };
+	schema_node root = { type, ptr, NULL, -1, 0, NULL };
 	return walk(&root, visit, ctx);
 }

@@ -208,6 +208,7 @@ typedef struct schema_node {
 	const schema_member *member; /* how its parent holds it (the item of a list); NULL at the root */
 	int index;                   /* a list item's index; -1 for anything else */
 	unsigned depth;              /* the root's is 0 */
+	const struct schema_node *up; /* the node of its parent; NULL at the root */
 } schema_node;
 
 /* What a visitor returns: go on, skip the node's insides; below 0 stops the walk. */
@@ -216,8 +217,9 @@ enum { WALK_CONTINUE = 0, WALK_SKIP = 1 };
 /*
  * Visits the value ptr of `type` and then, in pre-order, each value inside
  * it: a SEQUENCE's present members, a CHOICE's alternative, a list's items.
- * Returns the visitor's negative return that stopped it, else 0. For tools
- * and tests (megaco-dump's JSON), on models the structural check passed.
+ * Returns the visitor's negative return that stopped it, else 0. On a model
+ * the structural check (validate.c, itself a visitor) has not passed, only
+ * with a visitor that refuses what the walk would follow.
  */
 int schema_walk(unsigned type, void *ptr, int (*visit)(const schema_node *n, void *ctx),
                 void *ctx);

@@ -4,11 +4,12 @@
  * encoder checks on top. A model built or edited by hand can hold anything
  * its C types allow: a CHOICE's `present` of 0 or past its alternatives, a
  * buffer pointer of NULL with a size, a NULL list element, a required
- * pointer left NULL, a cycle. The walk below, over the const schema,
- * refuses each with a status and the element's path before any writer or
- * converter follows a pointer; those may then assume a sound tree. The same
- * walk finds the path of a node for an encoder's error message.
+ * pointer left NULL, a cycle. A visitor of schema_walk() refuses each
+ * with a status and the element's path before any writer or converter
+ * follows a pointer; those may then assume a sound tree. The same walk
+ * finds the path of a node for an encoder's or the conversion's message.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,13 +22,6 @@
 #include "schema.h"
 #include "validate.h"
 
-/* One level of the walk, linked to its parent for the error's path. */
-typedef struct frame {
-	const struct frame *up;
-	const char *name; /* member name, NULL for a list element */
-	int index;        /* list index, for a list element */
-} frame;
-
 typedef struct check {
 	megaco_error *err;
 	/* model_path(): the node sought (a value of the type called want_name), its path's buffer */
@@ -37,29 +31,31 @@ typedef struct check {
 	size_t cap;
 } check;
 
-enum { FOUND = 1 }; /* the walk reached c->want */
+enum { FOUND = INT_MIN }; /* the walk reached c->want */
 
-/* "mess.messageBody.transactions[0]...": the tail when it does not fit. */
-static void path_text(const frame *f, char *buf, size_t cap)
+/* "transactions[0]...": the tail when it does not fit; every path's "mess.messageBody." left out. */
+static void path_text(const schema_node *n, char *buf, size_t cap)
 {
 	char tmp[512];
 	size_t end = sizeof tmp - 1;
 	tmp[end] = 0;
 	int cut = 0;
-	for (; f && f->up; f = f->up) { /* the root frame has no name */
+	for (; n && n->member; n = n->up) { /* the root has no member */
 		char seg[64];
-		int n = f->name ? snprintf(seg, sizeof seg, ".%s", f->name)
-		                : snprintf(seg, sizeof seg, "[%d]", f->index);
-		if (n < 0 || (size_t)n >= sizeof seg || (size_t)n > end) {
+		int w = n->index < 0 ? snprintf(seg, sizeof seg, ".%s", n->member->name)
+		                     : snprintf(seg, sizeof seg, "[%d]", n->index);
+		if (w < 0 || (size_t)w >= sizeof seg || (size_t)w > end) {
 			cut = 1;
 			break;
 		}
-		end -= (size_t)n;
-		memcpy(tmp + end, seg, (size_t)n);
+		end -= (size_t)w;
+		memcpy(tmp + end, seg, (size_t)w);
 	}
 	const char *p = tmp + end;
 	if (*p == '.')
 		p++;
+	if (!strncmp(p, "mess.messageBody.", 17))
+		p += 17;
 	size_t len = strlen(p), at = 0;
 	if (len + 1 > cap) {
 		p += len + 1 - (cap - 3);
@@ -73,103 +69,110 @@ static void path_text(const frame *f, char *buf, size_t cap)
 	memcpy(buf + at, p, len + 1);
 }
 
-static int bad(check *c, const frame *f, int code, const char *what)
+static int bad(check *c, const schema_node *n, int code, const char *what)
 {
 	char path[128];
-	path_text(f, path, sizeof path);
+	path_text(n, path, sizeof path);
 	return set_error(c->err, code, 0, "%s: %s", path[0] ? path : "message", what);
 }
 
-static int check_value(check *c, unsigned type, const char *p, const frame *f, unsigned depth);
-
-/* Member m of the value at parent: absent, or a value to check. */
-static int check_member(check *c, const schema_member *m, const char *parent, const frame *f,
-                        unsigned depth)
+/* Member m of the value n (item index of a list, else -1), which holds nothing there. */
+static int bad_child(check *c, const schema_node *n, const schema_member *m, int index,
+                     const char *what)
 {
-	frame child = { f, m->name, 0 };
-	const char *p = schema_member_value(m, parent);
-	if (!p && !(m->flags & SM_OPTIONAL))
-		return bad(c, &child, MEGACO_ERR_CONSTRAINT, "required element missing");
-	return !p ? MEGACO_OK : check_value(c, m->type, p, &child, depth + 1);
+	schema_node child = { m->type, NULL, m, index, n->depth + 1, n };
+	return bad(c, &child, MEGACO_ERR_CONSTRAINT, what);
 }
 
-/* The value at p of `type`, at depth (constructed values counted). */
-static int check_value(check *c, unsigned type, const char *p, const frame *f, unsigned depth)
+/*
+ * The value n, before the walk follows any of its pointers: its own
+ * buffers, counts and `present`, and that what it holds is there.
+ */
+static int check_value(const schema_node *n, void *ctx)
 {
-	const schema_type *t = &schema_types[type];
+	check *c = ctx;
+	const schema_type *t = &schema_types[n->type];
 	const schema_member *m = &schema_members[t->first];
-	int rc = MEGACO_OK;
+	const char *p = n->ptr;
 	if (p == c->want && t->name && !strcmp(t->name, c->want_name)) {
-		path_text(f, c->buf, c->cap);
+		path_text(n, c->buf, c->cap);
 		return FOUND;
 	}
-	if (schema_constructed(t->kind) && depth > MODEL_DEPTH_LIMIT)
-		return bad(c, f, MEGACO_ERR_TOO_DEEP, "nested deeper than the limit (a cycle?)");
+	if (schema_constructed(t->kind) && n->depth > MODEL_DEPTH_LIMIT)
+		return bad(c, n, MEGACO_ERR_TOO_DEEP, "nested deeper than the limit (a cycle?)");
 	switch (t->kind) {
 	case SK_OCTETS:
 	case SK_IA5:
 	case SK_BITS: {
 		const BIT_STRING_t *bs = (const void *)p; /* an OCTET_STRING_t up to its size */
 		if (bs->size < 0 || (bs->size > 0 && !bs->buf))
-			return bad(c, f, MEGACO_ERR_CONSTRAINT, "octet string with a NULL buffer or bad size");
+			return bad(c, n, MEGACO_ERR_CONSTRAINT, "octet string with a NULL buffer or bad size");
 		if (t->kind == SK_BITS &&
 		    (bs->bits_unused < 0 || bs->bits_unused > 7 || (bs->size == 0 && bs->bits_unused != 0)))
-			return bad(c, f, MEGACO_ERR_CONSTRAINT, "bit string with bad bits_unused");
-		return MEGACO_OK;
+			return bad(c, n, MEGACO_ERR_CONSTRAINT, "bit string with bad bits_unused");
+		return WALK_CONTINUE;
 	}
 	case SK_OID: {
 		const OBJECT_IDENTIFIER_t *v = (const void *)p;
 		if (v->size < 0 || (v->size > 0 && !v->buf))
-			return bad(c, f, MEGACO_ERR_CONSTRAINT, "value with a NULL buffer or bad size");
-		return MEGACO_OK;
+			return bad(c, n, MEGACO_ERR_CONSTRAINT, "value with a NULL buffer or bad size");
+		return WALK_CONTINUE;
 	}
 	case SK_SEQUENCE:
-		for (unsigned i = 0; i < t->count && rc == MEGACO_OK; i++)
-			rc = check_member(c, &m[i], p, f, depth);
-		return rc;
 	case SK_CHOICE: {
-		int present = schema_present_get(p + t->pres_offset, t->pres_size);
-		if (present <= 0 || present > t->count) {
-			char what[64];
-			snprintf(what, sizeof what, "%s has no alternative (present = %d)", t->name, present);
-			return bad(c, f, MEGACO_ERR_CONSTRAINT, what);
+		int from = 0, to = t->count;
+		if (t->kind == SK_CHOICE) {
+			int present = schema_present_get(p + t->pres_offset, t->pres_size);
+			if (present <= 0 || present > t->count) {
+				char what[64];
+				snprintf(what, sizeof what, "%s has no alternative (present = %d)", t->name,
+				         present);
+				return bad(c, n, MEGACO_ERR_CONSTRAINT, what);
+			}
+			from = present - 1;
+			to = present;
 		}
-		return check_member(c, &m[present - 1], p, f, depth);
+		for (int i = from; i < to; i++)
+			if (!(m[i].flags & SM_OPTIONAL) && !schema_member_value(&m[i], p))
+				return bad_child(c, n, &m[i], -1, "required element missing");
+		return WALK_CONTINUE;
 	}
 	case SK_SEQUENCE_OF:
 	case SK_SET_OF: {
 		const asn_anonymous_set_ *list = (const void *)p;
 		if (list->count < 0 || (list->count > 0 && !list->array))
-			return bad(c, f, MEGACO_ERR_CONSTRAINT, "list with a bad count or no array");
-		for (int i = 0; i < list->count && rc == MEGACO_OK; i++) {
-			frame child = { f, NULL, i };
-			rc = list->array[i] ? check_value(c, m->type, list->array[i], &child, depth + 1)
-			                    : bad(c, &child, MEGACO_ERR_CONSTRAINT, "NULL list element");
-		}
-		return rc;
+			return bad(c, n, MEGACO_ERR_CONSTRAINT, "list with a bad count or no array");
+		for (int i = 0; i < list->count; i++)
+			if (!list->array[i])
+				return bad_child(c, n, m, i, "NULL list element");
+		return WALK_CONTINUE;
 	}
 	default: /* native integers, enumerations, BOOLEAN and NULL hold no pointer */
-		return MEGACO_OK;
+		return WALK_CONTINUE;
 	}
+}
+
+int model_path_named(const struct MegacoMessage *model, const char *type_name, const void *node,
+                     char *buf, size_t cap)
+{
+	check c = { NULL, node, type_name, buf, cap };
+	if (cap)
+		buf[0] = 0;
+	return cap && schema_walk(SCHEMA_ROOT, (void *)(uintptr_t)model, check_value, &c) == FOUND;
 }
 
 int model_path(const struct MegacoMessage *model, const struct asn_TYPE_descriptor_s *td,
                const void *node, char *buf, size_t cap)
 {
-	frame root = { NULL, NULL, 0 };
-	check c = { NULL, node, td ? td->name : "", buf, cap };
-	if (cap)
-		buf[0] = 0;
-	return cap && check_value(&c, SCHEMA_ROOT, (const char *)model, &root, 0) == FOUND;
+	return model_path_named(model, td ? td->name : "", node, buf, cap);
 }
 
 int model_check(const struct MegacoMessage *model, megaco_error *err)
 {
 	check c = { err, NULL, "", NULL, 0 };
-	frame root = { NULL, NULL, 0 };
 	if (!model)
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "no model");
-	return check_value(&c, SCHEMA_ROOT, (const char *)model, &root, 0);
+	return schema_walk(SCHEMA_ROOT, (void *)(uintptr_t)model, check_value, &c);
 }
 
 int megaco_message_validate(const megaco_message *msg, int version, const megaco_options *opts,

@@ -24,12 +24,16 @@ int model_check(const struct MegacoMessage *model, megaco_error *err);
 
 /*
  * Writes the path of the node of type td (the schema type of td's name) at
- * address node ("mess.mId", "...commandRequests[0].command") into buf;
+ * address node ("mess.mId", "...commandRequests[0].command"; "mess.messageBody."
+ * left out) into buf;
  * returns 0 when the model does not reach it. For error messages of
  * encoders that do not track paths.
  */
 struct asn_TYPE_descriptor_s;
 int model_path(const struct MegacoMessage *model, const struct asn_TYPE_descriptor_s *td,
                const void *node, char *buf, size_t cap);
+/* The same for a node of the schema type called type_name (schema_type.name). */
+int model_path_named(const struct MegacoMessage *model, const char *type_name, const void *node,
+                     char *buf, size_t cap);
 
 #endif
