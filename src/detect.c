@@ -41,37 +41,28 @@ static int prefix_ci(const unsigned char *p, size_t len, size_t i, const char *w
 static int read_text_version(const unsigned char *p, size_t len, size_t i)
 {
 	int v = 0;
-	size_t digits = 0;
-	while (i < len && isdigit(p[i]) && digits < 3) {
+	for (size_t end = i + 3; i < len && i < end && isdigit(p[i]); i++)
 		v = v * 10 + (p[i] - '0');
-		i++;
-		digits++;
-	}
-	return digits ? v : 0;
+	return v;
 }
 
 /* Finds the MEGACO/ or !/ token, skipping an authentication header. */
 static int detect_text(const unsigned char *p, size_t len, megaco_encoding *enc, int *version)
 {
 	size_t i = skip_lwsp(p, len, 0);
-	if (prefix_ci(p, len, i, "AUTHENTICATION") || prefix_ci(p, len, i, "AU")) {
+	if (prefix_ci(p, len, i, "AU")) { /* AuthToken: "Authentication" or its short form */
 		/* AuthenticationHeader = AuthToken EQUAL SecurityParmIndex COLON ... LWSP */
 		size_t j = i;
 		while (j < len && p[j] != '\n' && !prefix_ci(p, len, j, "MEGACO/") && p[j] != '!')
 			j++;
 		i = skip_lwsp(p, len, j);
 	}
-	if (prefix_ci(p, len, i, "MEGACO/")) {
-		*enc = MEGACO_ENC_PRETTY;
-		*version = read_text_version(p, len, i + 7);
-		return 1;
-	}
-	if (prefix_ci(p, len, i, "!/")) {
-		*enc = MEGACO_ENC_COMPACT;
-		*version = read_text_version(p, len, i + 2);
-		return 1;
-	}
-	return 0;
+	int compact = prefix_ci(p, len, i, "!/");
+	if (!compact && !prefix_ci(p, len, i, "MEGACO/"))
+		return 0;
+	*enc = compact ? MEGACO_ENC_COMPACT : MEGACO_ENC_PRETTY;
+	*version = read_text_version(p, len, i + (compact ? 2 : 7));
+	return 1;
 }
 
 /* BER: 30 len [A0 auth] A1 len 80 01 version ... */
