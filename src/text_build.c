@@ -56,9 +56,11 @@ int tb_fail(text_parse *px, int code, size_t off, const char *fmt, ...)
 }
 
 /*
- * An item given twice, or (first_kw, where NULL) one that excludes the
- * earlier keyword first_kw: text_decode.c adds where the first one is. eq:
- * an audit selection item, where "PR" and "PR = 3" are different items.
+ * The at-most-once and either-or rules of the ABNF: a SYNTAX error at off
+ * ("Mode given twice in LocalControl"), or (first_kw, where NULL) one that
+ * excludes the earlier keyword first_kw; text_first_item() adds where the
+ * first one is. eq: an audit selection item, where "PR" and "PR = 3" are
+ * different items.
  */
 static __attribute__((cold, noinline)) int twice(text_parse *px, size_t off, int first_kw, int eq,
                                                  const char *what, const char *where)
@@ -73,18 +75,15 @@ static __attribute__((cold, noinline)) int twice(text_parse *px, size_t off, int
 	return tb_fail(px, MEGACO_ERR_SYNTAX, off, "%s given twice in %s", what, where);
 }
 
-__attribute__((cold)) int tb_twice(text_parse *px, size_t off, const char *what, const char *where)
-{
-	return twice(px, off, -1, 0, what, where);
-}
+#define tb_twice(px, off, what, where) twice(px, off, -1, 0, what, where)
+#define tb_exclusive(px, off, first_kw, what) twice(px, off, first_kw, 0, what, NULL)
 
-__attribute__((cold)) int tb_exclusive(text_parse *px, size_t off, int first_kw, const char *what)
-{
-	return twice(px, off, first_kw, 0, what, NULL);
-}
-
-__attribute__((cold, noinline)) int tb_version_gate(text_parse *px, size_t off, int since,
-                                                    const char *what)
+/*
+ * An element of protocol version `since` in a message of an older version:
+ * MEGACO_ERR_VERSION_MISMATCH at off. 0 when the version allows it.
+ */
+static __attribute__((cold, noinline)) int version_gate(text_parse *px, size_t off, int since,
+                                                        const char *what)
 {
 	if (px->version >= since)
 		return 0;
@@ -94,7 +93,18 @@ __attribute__((cold, noinline)) int tb_version_gate(text_parse *px, size_t off, 
 }
 
 /* The version gate, with its test inline: most builders never need the call. */
-#define GATE(px, off, since, what) ((px)->version < (since) ? tb_version_gate(px, off, since, what) : 0)
+#define GATE(px, off, since, what) ((px)->version < (since) ? version_gate(px, off, since, what) : 0)
+
+/*
+ * The at-most-once rule of the item `it` in a builder whose items are all
+ * `where`'s: slot is set to val (evaluated only then) unless it is set
+ * already. 0, or -1 with px->err set (val NULL: out of memory).
+ * SINCE_ONCE: the item is also of protocol version `since`.
+ */
+#define ONCE(slot, what, val) ((slot) ? tb_twice(px, it->off, what, where) : ((slot) = (val)) ? 0 : -1)
+#define SINCE_ONCE(slot, what, since, val)                                                     \
+	((slot) ? tb_twice(px, it->off, what, where)                                               \
+	        : GATE(px, it->off, since, what) ? -1 : ((slot) = (val)) ? 0 : -1)
 
 /*
  * Nodes and strings are carved from a chunk of the arena, held as
@@ -570,6 +580,19 @@ static inline tb_list *push(text_parse *px, tb_list *l, void *item)
 tb_list *tb_list_new(text_parse *px, void *first)
 {
 	return first ? list_first(px, first) : NEW(px, tb_list);
+}
+
+/*
+ * A new node of type T, an ASN.1 list (A_SEQUENCE_OF first), holding l's
+ * items (none for NULL).
+ */
+#define NEW_LIST(px, T, l) ((T *)list_node(px, sizeof(T), l))
+CARVE_INLINE void *list_node(text_parse *px, size_t n, const tb_list *l)
+{
+	void *p = tb_new(px, n);
+	if (p && l)
+		memcpy(p, &l->list, sizeof l->list);
+	return p;
 }
 
 int tb_list_add(text_parse *px, tb_list *l, void *item)
@@ -1182,49 +1205,31 @@ static int ctx_prop(text_parse *px, ContextRequest_t **crp, const text_item *it)
 	static const char *const where = "a context's properties";
 	switch (it->kind) {
 	case TI_TOPOLOGY:
-		if (cr->topologyReq)
-			return tb_twice(px, it->off, "Topology", where);
-		if (!(cr->topologyReq = NEW(px, struct ContextRequest__topologyReq)))
-			return -1;
-		LIST_INTO(cr->topologyReq->list, (tb_list *)it->p);
-		return 0;
+		return ONCE(cr->topologyReq, "Topology",
+		            NEW_LIST(px, struct ContextRequest__topologyReq, it->p));
 	case TI_PRIORITY:
-		if (cr->priority)
-			return tb_twice(px, it->off, "Priority", where);
-		return (cr->priority = new_long(px, it->n)) ? 0 : -1;
+		return ONCE(cr->priority, "Priority", new_long(px, it->n));
 	case TI_EMERGENCY:
-		if (cr->emergency)
-			return tb_twice(px, it->off, "Emergency or EmergencyOff", where);
-		if (!it->n && GATE(px, it->off, TEXT_SINCE_EMERGENCY_OFF, "EmergencyOff"))
+		if (!cr->emergency && !it->n && GATE(px, it->off, TEXT_SINCE_EMERGENCY_OFF, "EmergencyOff"))
 			return -1;
-		return (cr->emergency = new_int(px, (int)it->n)) ? 0 : -1;
+		return ONCE(cr->emergency, "Emergency or EmergencyOff", new_int(px, (int)it->n));
 	case TI_IEPS:
-		if (cr->iepscallind)
-			return tb_twice(px, it->off, "IEPSCall", where);
-		if (GATE(px, it->off, MEGACO_SINCE_ContextRequest_iepscallind, "IEPSCall"))
-			return -1;
-		return (cr->iepscallind = new_int(px, (int)it->n)) ? 0 : -1;
+		return SINCE_ONCE(cr->iepscallind, "IEPSCall", MEGACO_SINCE_ContextRequest_iepscallind,
+		                  new_int(px, (int)it->n));
+	/*
+	 * A ContextAttr holds properties or a ContextList, never both, and the
+	 * model may have both: one of each is taken (Erlang megaco writes that,
+	 * corpus msg71b22), two of a kind are not.
+	 */
 	case TI_CTX_PROPS:
+		return SINCE_ONCE(cr->contextProp, "ContextAttr", MEGACO_SINCE_ContextRequest_contextProp,
+		                  NEW_LIST(px, struct ContextRequest__contextProp, it->p));
 	case TI_CTX_LIST:
-		/*
-		 * A ContextAttr holds properties or a ContextList, never both, and
-		 * the model may have both: one of each is taken (Erlang megaco
-		 * writes that, corpus msg71b22), two of a kind are not.
-		 */
-		if (it->kind == TI_CTX_PROPS ? cr->contextProp != NULL : cr->contextList != NULL)
-			return tb_twice(px, it->off, "ContextAttr", where);
-		if (it->kind == TI_CTX_PROPS) {
-			if (GATE(px, it->off, MEGACO_SINCE_ContextRequest_contextProp, "ContextAttr") ||
-			    !(cr->contextProp = NEW(px, struct ContextRequest__contextProp)))
-				return -1;
-			LIST_INTO(cr->contextProp->list, (tb_list *)it->p);
-			return 0;
-		}
-		if (GATE(px, it->off, MEGACO_SINCE_ContextRequest_contextList, "ContextAttr's ContextList") ||
-		    !(cr->contextList = NEW(px, struct ContextRequest__contextList)))
+		if (!cr->contextList &&
+		    GATE(px, it->off, MEGACO_SINCE_ContextRequest_contextList, "ContextAttr's ContextList"))
 			return -1;
-		LIST_INTO(cr->contextList->list, (tb_list *)it->p);
-		return 0;
+		return ONCE(cr->contextList, "ContextAttr",
+		            NEW_LIST(px, struct ContextRequest__contextList, it->p));
 	default:
 		return tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected context item");
 	}
@@ -1241,11 +1246,10 @@ int tb_action_request_add(text_parse *px, void *p, const text_item *it)
 	switch (it->kind) {
 	case TI_COMMAND:
 		return add(px, &ar->commandRequests.list, it->p);
-	case TI_CTX_AUDIT:
-		if (ar->contextAttrAuditReq)
-			return tb_twice(px, it->off, "ContextAudit", "a context request");
-		ar->contextAttrAuditReq = it->p;
-		return 0;
+	case TI_CTX_AUDIT: {
+		static const char *const where = "a context request";
+		return ONCE(ar->contextAttrAuditReq, "ContextAudit", it->p);
+	}
 	default:
 		return ctx_prop(px, &ar->contextRequest, it);
 	}
@@ -1293,7 +1297,7 @@ int tb_action_reply_cmd(text_parse *px, void *p, void *cmd)
 	return add(px, &((ActionReply_t *)p)->commandReply.list, cmd);
 }
 
-int tb_action_reply_id(text_parse *px, void *p, const text_tok *id)
+static int tb_action_reply_id(text_parse *px, void *p, const text_tok *id)
 {
 	return ctx_id(px, id, &((ActionReply_t *)p)->contextId);
 }
@@ -1335,48 +1339,40 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 	if (!c && !(c = NEW(px, ContextAttrAuditRequest_t)))
 		return NULL;
 	int rc = 0;
-	static const char *const where = "ContextAudit";
-	/* The v3 additions to ContextAttrAuditRequest, each at most once. */
-#define ONCE(f, what, since)                                                        \
-	if (c->f)                                                                       \
-		return twice(px, it->off, -1, 1, what, where), NULL;                            \
-	if (GATE(px, it->off, since, what))                                             \
-		return NULL
+	/* Each at most once; "PR" and "PR = 3" are different items (twice()'s eq). */
+#define AUD_ONCE(f, what, since, val)                                                          \
+	(c->f ? twice(px, it->off, -1, 1, what, "ContextAudit")                                    \
+	      : GATE(px, it->off, since, what) ? -1 : (c->f = (val)) ? 0 : -1)
 	switch (it->kind) {
 	case TI_A_TOPOLOGY:
-		ONCE(topology, "Topology", 1);
-		rc = !(c->topology = new_int(px, 0));
+		rc = AUD_ONCE(topology, "Topology", 1, new_int(px, 0));
 		break;
 	case TI_A_EMERGENCY:
-		ONCE(emergency, "Emergency", 1);
-		rc = !(c->emergency = new_int(px, 0));
+		rc = AUD_ONCE(emergency, "Emergency", 1, new_int(px, 0));
 		break;
 	case TI_A_PRIORITY:
-		ONCE(priority, "Priority", 1);
-		rc = !(c->priority = new_int(px, 0));
+		rc = AUD_ONCE(priority, "Priority", 1, new_int(px, 0));
 		break;
 	case TI_A_IEPS:
-		ONCE(iepscallind, "IEPSCall", MEGACO_SINCE_ContextAttrAuditRequest_iepscallind);
-		rc = !(c->iepscallind = new_int(px, 0));
+		rc = AUD_ONCE(iepscallind, "IEPSCall", MEGACO_SINCE_ContextAttrAuditRequest_iepscallind,
+		              new_int(px, 0));
 		break;
 	case TI_A_SEL_PRIORITY:
-		ONCE(selectpriority, "Priority = value", MEGACO_SINCE_ContextAttrAuditRequest_selectpriority);
-		rc = !(c->selectpriority = new_long(px, it->n));
+		rc = AUD_ONCE(selectpriority, "Priority = value",
+		              MEGACO_SINCE_ContextAttrAuditRequest_selectpriority, new_long(px, it->n));
 		break;
 	case TI_A_SEL_EMERGENCY:
-		ONCE(selectemergency, "EmergencyValue",
-		     MEGACO_SINCE_ContextAttrAuditRequest_selectemergency);
-		rc = !(c->selectemergency = new_int(px, (int)it->n));
+		rc = AUD_ONCE(selectemergency, "EmergencyValue",
+		              MEGACO_SINCE_ContextAttrAuditRequest_selectemergency, new_int(px, (int)it->n));
 		break;
 	case TI_A_SEL_IEPS:
-		ONCE(selectiepscallind, "IEPSCall = value",
-		     MEGACO_SINCE_ContextAttrAuditRequest_selectiepscallind);
-		rc = !(c->selectiepscallind = new_int(px, (int)it->n));
+		rc = AUD_ONCE(selectiepscallind, "IEPSCall = value",
+		              MEGACO_SINCE_ContextAttrAuditRequest_selectiepscallind, new_int(px, (int)it->n));
 		break;
 	case TI_A_LOGIC:
-		ONCE(selectLogic, "ANDLgc or ORLgc", MEGACO_SINCE_ContextAttrAuditRequest_selectLogic);
-		if (!(c->selectLogic = NEW(px, SelectLogic_t)))
-			return NULL;
+		if ((rc = AUD_ONCE(selectLogic, "ANDLgc or ORLgc",
+		                   MEGACO_SINCE_ContextAttrAuditRequest_selectLogic, NEW(px, SelectLogic_t))))
+			break;
 		c->selectLogic->present = it->n ? SelectLogic_PR_orAUDITSelect : SelectLogic_PR_andAUDITSelect;
 		break;
 	case TI_A_PKGD:
@@ -1418,7 +1414,7 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 	default:
 		rc = tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected context audit item");
 	}
-#undef ONCE
+#undef AUD_ONCE
 	return rc ? NULL : c;
 }
 
@@ -1613,21 +1609,6 @@ static size_t after_comma(const text_parse *px, size_t comma)
 	}
 }
 
-static const char *desc_name(int kind)
-{
-	switch (kind) {
-	case TI_MEDIA: return "Media";
-	case TI_MODEM: return "Modem";
-	case TI_MUX: return "Mux";
-	case TI_EVENTS: return "Events";
-	case TI_SIGNALS: return "Signals";
-	case TI_DIGITMAP: return "DigitMap";
-	case TI_EVENTBUFFER: return "EventBuffer";
-	case TI_AUDIT: return "Audit";
-	default: return "Statistics";
-	}
-}
-
 /*
  * ammParameter: each descriptor at most once (l->aux holds a bit per kind
  * seen); comma: the offset of the ',' before it (0 for the first).
@@ -1635,8 +1616,10 @@ static const char *desc_name(int kind)
 tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it, size_t comma)
 {
 	uintptr_t bit = (uintptr_t)1 << (it->kind - TI_MEDIA), seen = l ? (uintptr_t)l->aux : 0;
+	static const char *const names[] = {"Media", "Modem", "Mux", "Events", "Signals",
+		"DigitMap", "EventBuffer", "Audit", "Statistics"}; /* TI_MEDIA to TI_STATS */
 	if (seen & bit)
-		return tb_twice(px, after_comma(px, comma), desc_name(it->kind),
+		return tb_twice(px, after_comma(px, comma), names[it->kind - TI_MEDIA],
 		                "an Add, Move or Modify"), NULL;
 	if (it->kind == TI_STATS && GATE(px, it->off, MEGACO_SINCE_AmmDescriptor_statisticsDescriptor,
 	                                 "a Statistics descriptor in a command"))
@@ -1847,28 +1830,22 @@ void *tb_error(text_parse *px, const text_tok *code, const text_tok *text)
  * each, into the like-named members of a StreamParms or IndAudStreamParms
  * (the item's node is of the member's type).
  */
-#define TAKE_ONCE(px, it, slot, what, where)                                                    \
-	((slot) ? tb_twice(px, (it)->off, what, where) : ((slot) = (it)->p, 0))
-#define STREAM_ITEM_ONCE(px, sp, it, where)                                                     \
-	case TI_LOCAL: return TAKE_ONCE(px, it, (sp)->localDescriptor, "Local", where);        \
-	case TI_REMOTE: return TAKE_ONCE(px, it, (sp)->remoteDescriptor, "Remote", where);     \
-	case TI_LOCALCONTROL:                                                                   \
-		return TAKE_ONCE(px, it, (sp)->localControlDescriptor, "LocalControl", where)
+#define STREAM_ITEM_ONCE(sp)                                                                    \
+	case TI_LOCAL: return ONCE((sp)->localDescriptor, "Local", it->p);                     \
+	case TI_REMOTE: return ONCE((sp)->remoteDescriptor, "Remote", it->p);                  \
+	case TI_LOCALCONTROL: return ONCE((sp)->localControlDescriptor, "LocalControl", it->p)
 
 static int stream_parm(text_parse *px, StreamParms_t *sp, const text_item *it)
 {
 	static const char *const where = "a stream's parameters";
 	switch (it->kind) {
-	STREAM_ITEM_ONCE(px, sp, it, where);
+	STREAM_ITEM_ONCE(sp);
 	default: /* TI_STATS */
-		if (sp->statisticsDescriptor)
-			return tb_twice(px, it->off, "Statistics", where);
-		if (GATE(px, it->off, MEGACO_SINCE_StreamParms_statisticsDescriptor,
-		         "a Statistics descriptor in a stream") ||
-		    !(sp->statisticsDescriptor = NEW(px, StatisticsDescriptor_t)))
+		if (!sp->statisticsDescriptor && GATE(px, it->off, MEGACO_SINCE_StreamParms_statisticsDescriptor,
+		                                      "a Statistics descriptor in a stream"))
 			return -1;
-		LIST_INTO(sp->statisticsDescriptor->list, (tb_list *)it->p);
-		return 0;
+		return ONCE(sp->statisticsDescriptor, "Statistics",
+		            NEW_LIST(px, StatisticsDescriptor_t, it->p));
 	}
 }
 
@@ -2026,19 +2003,13 @@ void *tb_local_control(text_parse *px, void *p, const text_item *it)
 		return NULL;
 	static const char *const where = "LocalControl";
 	switch (it->kind) {
-	case TI_MODE: {
-		if (lc->streamMode)
-			return tb_twice(px, it->off, "Mode", where), NULL;
-		return (lc->streamMode = new_long(px, text_kw_value(text_kw_stream_mode, it->n))) ? lc : NULL;
-	}
+	case TI_MODE:
+		return ONCE(lc->streamMode, "Mode",
+		            new_long(px, text_kw_value(text_kw_stream_mode, it->n))) ? NULL : lc;
 	case TI_RESERVED_VALUE:
-		if (lc->reserveValue)
-			return tb_twice(px, it->off, "ReservedValue", where), NULL;
-		return (lc->reserveValue = new_int(px, (int)it->n)) ? lc : NULL;
+		return ONCE(lc->reserveValue, "ReservedValue", new_int(px, (int)it->n)) ? NULL : lc;
 	case TI_RESERVED_GROUP:
-		if (lc->reserveGroup)
-			return tb_twice(px, it->off, "ReservedGroup", where), NULL;
-		return (lc->reserveGroup = new_int(px, (int)it->n)) ? lc : NULL;
+		return ONCE(lc->reserveGroup, "ReservedGroup", new_int(px, (int)it->n)) ? NULL : lc;
 	default:
 		return add(px, &lc->propertyParms.list, it->p) ? NULL : lc;
 	}
@@ -2049,16 +2020,15 @@ void *tb_term_state(text_parse *px, void *p, const text_item *it)
 	TerminationStateDescriptor_t *ts = p;
 	if (!ts && !(ts = NEW(px, TerminationStateDescriptor_t)))
 		return NULL;
+	static const char *const where = "TerminationState";
 	switch (it->kind) {
 	case TI_SERVICE_STATE:
-		if (ts->serviceState)
-			return tb_twice(px, it->off, "ServiceStates", "TerminationState"), NULL;
-		return (ts->serviceState = new_long(px, text_kw_value(text_kw_service_state, it->n))) ? ts : NULL;
+		return ONCE(ts->serviceState, "ServiceStates",
+		            new_long(px, text_kw_value(text_kw_service_state, it->n))) ? NULL : ts;
 	case TI_BUFFER:
-		if (ts->eventBufferControl)
-			return tb_twice(px, it->off, "Buffer", "TerminationState"), NULL;
-		return (ts->eventBufferControl = new_long(px, it->n ? EventBufferControl_lockStep
-		                                                    : EventBufferControl_off)) ? ts : NULL;
+		return ONCE(ts->eventBufferControl, "Buffer",
+		            new_long(px, it->n ? EventBufferControl_lockStep : EventBufferControl_off))
+		       ? NULL : ts;
 	default:
 		return add(px, &ts->propertyParms.list, it->p) ? NULL : ts;
 	}
@@ -2203,14 +2173,10 @@ static NotifyBehaviour_t *notify_behaviour(text_parse *px, const text_item *it)
 		if (!red)
 			return NULL;
 		embed_raw *e = it->p;
-		if (e) {
-			if (e->signals) {
-				if (!(red->signalsDescriptor = NEW(px, SignalsDescriptor_t)))
-					return NULL;
-				LIST_INTO(red->signalsDescriptor->list, e->signals);
-			}
-			red->secondEvent = e->events;
-		}
+		if (e && e->signals &&
+		    !(red->signalsDescriptor = NEW_LIST(px, SignalsDescriptor_t, e->signals)))
+			return NULL;
+		red->secondEvent = e ? e->events : NULL;
 		nb->choice.notifyRegulated = red;
 	}
 	return nb;
@@ -2224,77 +2190,52 @@ static int event_params(text_parse *px, tb_list *params, int second, StreamID_t 
 {
 	/* At most once each (eventParameter and secondEventParameter in the ABNF). */
 	static const char *const where = "an event's parameters";
-	int embedded = 0;
-	for (int i = 0; params && i < params->list.count; i++) {
+	int embedded = 0, rc = 0;
+	for (int i = 0; !rc && params && i < params->list.count; i++) {
 		const text_item *it = params->list.array[i];
+		*have_actions |= it->kind != TI_STREAM_ID && it->kind != TI_PROP;
 		switch (it->kind) {
 		case TI_STREAM_ID:
-			if (*stream)
-				return tb_twice(px, it->off, "Stream", where);
-			if (!(*stream = new_long(px, it->n)))
-				return -1;
+			rc = ONCE(*stream, "Stream", new_long(px, it->n));
 			break;
 		case TI_PROP:
-			if (add(px, evpar_list, event_parm(px, it->p)))
-				return -1;
+			rc = add(px, evpar_list, event_parm(px, it->p));
 			break;
 		case TI_KEEP_ACTIVE:
-			*have_actions = 1;
-			if (*keep)
-				return tb_twice(px, it->off, "KeepActive", where);
-			if (*sig)
+			if (!*keep && *sig)
 				return tb_exclusive(px, it->off, TEXT_KW_EMBED,
 				                    "KeepActive and an Embed with signals exclude each other");
-			if (!(*keep = new_int(px, 1)))
-				return -1;
+			rc = ONCE(*keep, "KeepActive", new_int(px, 1));
 			break;
 		case TI_EVENT_DM:
-			*have_actions = 1;
-			if (*dm)
-				return tb_twice(px, it->off, "DigitMap", where);
-			*dm = it->p;
+			rc = ONCE(*dm, "DigitMap", it->p);
 			break;
 		case TI_EMBED: {
 			embed_raw *e = it->p;
-			*have_actions = 1;
-			if (embedded)
+			if (embedded++)
 				return tb_twice(px, it->off, "Embed", where);
-			embedded = 1;
 			if (e->signals && *keep)
 				return tb_exclusive(px, it->off, TEXT_KW_KEEP_ACTIVE,
 				                    "KeepActive and an Embed with signals exclude each other");
 			if (e->events && (second || !sec))
 				return tb_fail(px, MEGACO_ERR_SYNTAX, it->off,
 				               "an embedded Events descriptor may not embed events again");
-			if (e->signals) {
-				if (!(*sig = NEW(px, SignalsDescriptor_t)))
-					return -1;
-				LIST_INTO((*sig)->list, e->signals);
-			}
+			if (e->signals && !(*sig = NEW_LIST(px, SignalsDescriptor_t, e->signals)))
+				return -1;
 			if (e->events)
 				*sec = e->events;
 			break;
 		}
 		case TI_NEVER_NOTIFY: case TI_NOTIFY_IMMEDIATE: case TI_NOTIFY_REGULATED:
-			*have_actions = 1;
-			if (*nb)
-				return tb_twice(px, it->off, "a notification behaviour", where);
-			if (GATE(px, it->off, MEGACO_SINCE_RequestedActions_notifyBehaviour,
-			         "a notification behaviour") ||
-			    !(*nb = notify_behaviour(px, it)))
-				return -1;
+			rc = SINCE_ONCE(*nb, "a notification behaviour",
+			                MEGACO_SINCE_RequestedActions_notifyBehaviour, notify_behaviour(px, it));
 			break;
 		default: /* TI_RESET_EVENTS */
-			*have_actions = 1;
-			if (*rse)
-				return tb_twice(px, it->off, "ResetEventsDescriptor", where);
-			if (GATE(px, it->off, MEGACO_SINCE_RequestedActions_resetEventsDescriptor,
-			         "ResetEventsDescriptor") ||
-			    !(*rse = new_int(px, 0)))
-				return -1;
+			rc = SINCE_ONCE(*rse, "ResetEventsDescriptor",
+			                MEGACO_SINCE_RequestedActions_resetEventsDescriptor, new_int(px, 0));
 		}
 	}
-	return 0;
+	return rc;
 }
 
 void *tb_events(text_parse *px, const text_tok *rid, tb_list *events, int second)
@@ -2472,53 +2413,32 @@ int tb_signal_add(text_parse *px, void *p, const text_item *it)
 	static const char *const where = "a signal's parameters";
 	switch (it->kind) {
 	case TI_STREAM_ID:
-		if (s->streamID)
-			return tb_twice(px, it->off, "Stream", where);
-		return (s->streamID = new_long(px, it->n)) ? 0 : -1;
+		return ONCE(s->streamID, "Stream", new_long(px, it->n));
 	case TI_SIGNAL_TYPE:
-		if (s->sigType)
-			return tb_twice(px, it->off, "SignalType", where);
-		return (s->sigType = new_long(px, text_kw_value(text_kw_signal_type, it->n))) ? 0 : -1;
+		return ONCE(s->sigType, "SignalType", new_long(px, text_kw_value(text_kw_signal_type, it->n)));
 	case TI_DURATION:
-		if (s->duration)
-			return tb_twice(px, it->off, "Duration", where);
-		return (s->duration = new_long(px, it->n)) ? 0 : -1;
+		return ONCE(s->duration, "Duration", new_long(px, it->n));
 	case TI_PROP:
 		if (name_in(&s->sigParList.list, &((PropertyParm_t *)it->p)->name))
 			return tb_twice(px, it->off, "a parameter", where);
 		return add(px, &s->sigParList.list, sig_parm(px, it->p));
-	case TI_NOTIFY_COMPLETION: {
+	case TI_NOTIFY_COMPLETION:
 		/* Two would have to be merged into one bit string: a different signal. */
-		if (s->notifyCompletion)
-			return tb_twice(px, it->off, "NotifyCompletion", where);
-		const BIT_STRING_t *bs = it->p;
-		int bit = NotifyCompletion_onIteration;
-		if (bs->size > bit / 8 && (bs->buf[bit / 8] & (0x80 >> (bit % 8))) &&
+		if (!s->notifyCompletion && text_bit_set(it->p, NotifyCompletion_onIteration) &&
 		    GATE(px, it->off, MEGACO_SINCE_NotifyCompletion_onIteration, "NotifyCompletion Iteration"))
 			return -1;
-		s->notifyCompletion = it->p;
-		return 0;
-	}
+		return ONCE(s->notifyCompletion, "NotifyCompletion", it->p);
 	case TI_KEEP_ACTIVE:
 		return (s->keepActive = new_int(px, 1)) ? 0 : -1;
 	case TI_DIRECTION:
-		if (s->direction)
-			return tb_twice(px, it->off, "SPADirection", where);
-		if (GATE(px, it->off, MEGACO_SINCE_Signal_direction, "SPADirection"))
-			return -1;
-		return (s->direction = new_long(px, text_kw_value(text_kw_signal_direction, it->n))) ? 0 : -1;
+		return SINCE_ONCE(s->direction, "SPADirection", MEGACO_SINCE_Signal_direction,
+		                  new_long(px, text_kw_value(text_kw_signal_direction, it->n)));
 	case TI_REQUEST_ID:
-		if (s->requestID)
-			return tb_twice(px, it->off, "SPARequestID", where);
-		if (GATE(px, it->off, MEGACO_SINCE_Signal_requestID, "SPARequestID"))
-			return -1;
-		return (s->requestID = new_ulong(px, (unsigned long)it->n)) ? 0 : -1;
+		return SINCE_ONCE(s->requestID, "SPARequestID", MEGACO_SINCE_Signal_requestID,
+		                  new_ulong(px, (unsigned long)it->n));
 	default: /* TI_INTSIG_DELAY */
-		if (s->intersigDelay)
-			return tb_twice(px, it->off, "Intersignal", where);
-		if (GATE(px, it->off, MEGACO_SINCE_Signal_intersigDelay, "Intersignal"))
-			return -1;
-		return (s->intersigDelay = new_long(px, it->n)) ? 0 : -1;
+		return SINCE_ONCE(s->intersigDelay, "Intersignal", MEGACO_SINCE_Signal_intersigDelay,
+		                  new_long(px, it->n));
 	}
 }
 
@@ -2564,16 +2484,15 @@ static inline int digits8(const char *s)
 	return (x & hi) == three && ((x + 0x0606060606060606u) & hi) == three;
 }
 
-static int timestamp(text_parse *px, const text_tok *t, TimeNotation_t **out)
+static TimeNotation_t *timestamp(text_parse *px, const text_tok *t)
 {
 	const char *s = TXT(px, t);
 	if (t->len != 17 || (s[8] != 'T' && s[8] != 't') || !digits8(s) || !digits8(s + 9))
-		return syntax(px, t, "a time stamp yyyymmddThhmmssss");
+		return syntax(px, t, "a time stamp yyyymmddThhmmssss"), NULL;
 	TimeNotation_t *tn = NEW(px, TimeNotation_t);
 	if (!tn || set_os(px, &tn->date, s, 8) || set_os(px, &tn->time, s + 9, 8))
-		return -1;
-	*out = tn;
-	return 0;
+		return NULL;
+	return tn;
 }
 
 /* observedEventParameter: Stream at most once, every parameter name at most once. */
@@ -2582,16 +2501,12 @@ static int oe_params(text_parse *px, tb_list *params, StreamID_t **stream, void 
 	static const char *const where = "an observed event's parameters";
 	for (int i = 0; params && i < params->list.count; i++) {
 		const text_item *it = params->list.array[i];
-		if (it->kind == TI_STREAM_ID) {
-			if (*stream)
-				return tb_twice(px, it->off, "Stream", where);
-			if (!(*stream = new_long(px, it->n)))
-				return -1;
-		} else if (name_in(list, &((PropertyParm_t *)it->p)->name)) {
-			return tb_twice(px, it->off, "a parameter", where);
-		} else if (add(px, list, event_parm(px, it->p))) {
-			return -1;
-		}
+		int rc = it->kind == TI_STREAM_ID ? ONCE(*stream, "Stream", new_long(px, it->n))
+		         : name_in(list, &((PropertyParm_t *)it->p)->name)
+		             ? tb_twice(px, it->off, "a parameter", where)
+		             : add(px, list, event_parm(px, it->p));
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -2610,7 +2525,7 @@ void *tb_observed_events(text_parse *px, const text_tok *rid, tb_list *events)
 void *tb_observed_event(text_parse *px, const text_tok *ts, const text_tok *name, tb_list *params)
 {
 	ObservedEvent_t *e = NEW(px, ObservedEvent_t);
-	if (!e || set_tok(px, &e->eventName, name) || (ts && timestamp(px, ts, &e->timeNotation)) ||
+	if (!e || set_tok(px, &e->eventName, name) || (ts && !(e->timeNotation = timestamp(px, ts))) ||
 	    oe_params(px, params, &e->streamID, &e->eventParList.list))
 		return NULL;
 	return e;
@@ -2683,8 +2598,7 @@ void *tb_audit(text_parse *px, void *p, const text_item *it)
 	if (it->kind == TI_AUDIT_TOKEN || (it->kind == TI_IA_SIGNALS && !it->p)) { /* Signals { } */
 		int bit = it->kind == TI_AUDIT_TOKEN ? (int)text_kw_value(text_kw_audit_token, it->n)
 		                                     : AuditDescriptor__auditToken_signalsToken;
-		const BIT_STRING_t *bs = ad->auditToken;
-		if (bs && bs->size > bit / 8 && (bs->buf[bit / 8] & (0x80 >> (bit % 8))))
+		if (text_bit_set(ad->auditToken, bit))
 			return tb_twice(px, it->off, "an audit token", "Audit"), NULL;
 		return set_bit(px, &ad->auditToken, bit) ? NULL : ad;
 	}
@@ -2694,16 +2608,18 @@ void *tb_audit(text_parse *px, void *p, const text_item *it)
 	IndAuditParameter_t *ip = NEW(px, IndAuditParameter_t);
 	if (!ip)
 		return NULL;
+	/* The item's node is of the alternative's type, named as its member. */
+#define IA_CASE(KIND, m, T)                                                                    \
+	case KIND: ip->present = IndAuditParameter_PR_##m; ip->choice.m = *(T *)it->p; break;
 	switch (it->kind) {
-	case TI_IA_MEDIA:
-		ip->present = IndAuditParameter_PR_indAudMediaDescriptor;
-		ip->choice.indAudMediaDescriptor = *(IndAudMediaDescriptor_t *)it->p;
-		break;
-	case TI_IA_EVENTS:
-		ip->present = IndAuditParameter_PR_indAudEventsDescriptor;
-		ip->choice.indAudEventsDescriptor = *(IndAudEventsDescriptor_t *)it->p;
-		break;
-	case TI_IA_SIGNALS:
+	IA_CASE(TI_IA_MEDIA, indAudMediaDescriptor, IndAudMediaDescriptor_t)
+	IA_CASE(TI_IA_EVENTS, indAudEventsDescriptor, IndAudEventsDescriptor_t)
+	IA_CASE(TI_IA_DIGITMAP, indAudDigitMapDescriptor, IndAudDigitMapDescriptor_t)
+	IA_CASE(TI_IA_EVENTBUFFER, indAudEventBufferDescriptor, IndAudEventBufferDescriptor_t)
+	IA_CASE(TI_IA_STATS, indAudStatisticsDescriptor, IndAudStatisticsDescriptor_t)
+	IA_CASE(TI_IA_PACKAGES, indAudPackagesDescriptor, IndAudPackagesDescriptor_t)
+#undef IA_CASE
+	default: /* TI_IA_SIGNALS */
 		ip->present = IndAuditParameter_PR_indAudSignalsDescriptor;
 		if (it->n) {
 			ip->choice.indAudSignalsDescriptor.present = IndAudSignalsDescriptor_PR_seqSigList;
@@ -2712,24 +2628,9 @@ void *tb_audit(text_parse *px, void *p, const text_item *it)
 			ip->choice.indAudSignalsDescriptor.present = IndAudSignalsDescriptor_PR_signal;
 			ip->choice.indAudSignalsDescriptor.choice.signal = *(IndAudSignal_t *)it->p;
 		}
-		break;
-	case TI_IA_DIGITMAP:
-		ip->present = IndAuditParameter_PR_indAudDigitMapDescriptor;
-		ip->choice.indAudDigitMapDescriptor = *(IndAudDigitMapDescriptor_t *)it->p;
-		break;
-	case TI_IA_EVENTBUFFER:
-		ip->present = IndAuditParameter_PR_indAudEventBufferDescriptor;
-		ip->choice.indAudEventBufferDescriptor = *(IndAudEventBufferDescriptor_t *)it->p;
-		break;
-	case TI_IA_STATS:
-		ip->present = IndAuditParameter_PR_indAudStatisticsDescriptor;
-		ip->choice.indAudStatisticsDescriptor = *(IndAudStatisticsDescriptor_t *)it->p;
-		break;
-	default: /* TI_IA_PACKAGES */
-		ip->present = IndAuditParameter_PR_indAudPackagesDescriptor;
-		ip->choice.indAudPackagesDescriptor = *(IndAudPackagesDescriptor_t *)it->p;
 	}
-	if (!ad->auditPropertyToken && !(ad->auditPropertyToken = NEW(px, struct AuditDescriptor__auditPropertyToken)))
+	if (!ad->auditPropertyToken &&
+	    !(ad->auditPropertyToken = NEW(px, struct AuditDescriptor__auditPropertyToken)))
 		return NULL;
 	return add(px, &ad->auditPropertyToken->list, ip) ? NULL : ad;
 }
@@ -2739,15 +2640,13 @@ static int ia_stream_parm(text_parse *px, IndAudStreamParms_t *sp, const text_it
 {
 	static const char *const where = "a stream's audit";
 	switch (it->kind) {
-	STREAM_ITEM_ONCE(px, sp, it, where);
+	STREAM_ITEM_ONCE(sp);
 	default:
-		if (sp->statisticsDescriptor)
-			return tb_twice(px, it->off, "Statistics", where);
-		if (GATE(px, it->off, MEGACO_SINCE_IndAudStreamParms_statisticsDescriptor,
+		if (!sp->statisticsDescriptor &&
+		    GATE(px, it->off, MEGACO_SINCE_IndAudStreamParms_statisticsDescriptor,
 		         "a Statistics audit in a stream"))
 			return -1;
-		sp->statisticsDescriptor = it->p;
-		return 0;
+		return ONCE(sp->statisticsDescriptor, "Statistics", it->p);
 	}
 }
 
@@ -2797,18 +2696,15 @@ void *tb_ia_local_control(text_parse *px, void *p, const text_item *it)
 		return (lc->streamModeSel = new_long(px, text_kw_value(text_kw_stream_mode, it->n))) ? lc
 		                                                                                   : NULL;
 	case TI_RESERVED_VALUE:
-		if (lc->reserveValue)
-			return tb_twice(px, it->off, "ReservedValue", where), NULL;
-		return (lc->reserveValue = new_int(px, 0)) ? lc : NULL;
+		return ONCE(lc->reserveValue, "ReservedValue", new_int(px, 0)) ? NULL : lc;
 	case TI_RESERVED_GROUP:
-		if (lc->reserveGroup)
-			return tb_twice(px, it->off, "ReservedGroup", where), NULL;
-		return (lc->reserveGroup = new_int(px, 0)) ? lc : NULL;
+		return ONCE(lc->reserveGroup, "ReservedGroup", new_int(px, 0)) ? NULL : lc;
 	default:
 		if (it->n && GATE(px, it->off, MEGACO_SINCE_IndAudPropertyParm_propertyParms,
 		                  "an audit for a property value"))
 			return NULL;
-		if (!lc->propertyParms && !(lc->propertyParms = NEW(px, struct IndAudLocalControlDescriptor__propertyParms)))
+		if (!lc->propertyParms &&
+		    !(lc->propertyParms = NEW(px, struct IndAudLocalControlDescriptor__propertyParms)))
 			return NULL;
 		return ind_prop_add(px, &lc->propertyParms->list, it->p) ? NULL : lc;
 	}
@@ -2888,16 +2784,11 @@ int tb_ia_signal_name(text_parse *px, void *sig, const text_tok *name)
 int tb_ia_signal_add(text_parse *px, void *sig, const text_item *it)
 {
 	IndAudSignal_t *s = sig;
-	if (it->kind == TI_STREAM_ID) {
-		if (s->streamID)
-			return tb_twice(px, it->off, "Stream", "a signal's audit");
-		return (s->streamID = new_long(px, it->n)) ? 0 : -1;
-	}
-	if (s->signalRequestID)
-		return tb_twice(px, it->off, "SPARequestID", "a signal's audit");
-	if (GATE(px, it->off, MEGACO_SINCE_IndAudSignal_signalRequestID, "SPARequestID"))
-		return -1;
-	return (s->signalRequestID = new_ulong(px, (unsigned long)it->n)) ? 0 : -1;
+	static const char *const where = "a signal's audit";
+	if (it->kind == TI_STREAM_ID)
+		return ONCE(s->streamID, "Stream", new_long(px, it->n));
+	return SINCE_ONCE(s->signalRequestID, "SPARequestID", MEGACO_SINCE_IndAudSignal_signalRequestID,
+	                  new_ulong(px, (unsigned long)it->n));
 }
 
 void *tb_ia_seq_sig(text_parse *px, const text_tok *id, void *sig)
@@ -2956,85 +2847,71 @@ void *tb_sc(text_parse *px, void *p, const text_item *it)
 	}
 	ServiceChangeParm_t *s = &sc->p;
 	static const char *const where = "Services";
+	int rc;
 	switch (it->kind) {
-	case TI_SC_METHOD:
+	case TI_SC_METHOD: {
+		long m = text_kw_value(text_kw_sc_method, it->n);
 		if (sc->have_method)
 			return tb_twice(px, it->off, "Method", where), NULL;
-		switch (it->n) {
-		case TEXT_KW_FAILOVER: s->serviceChangeMethod = ServiceChangeMethod_failover; break;
-		case TEXT_KW_FORCED: s->serviceChangeMethod = ServiceChangeMethod_forced; break;
-		case TEXT_KW_GRACEFUL: s->serviceChangeMethod = ServiceChangeMethod_graceful; break;
-		case TEXT_KW_RESTART: s->serviceChangeMethod = ServiceChangeMethod_restart; break;
-		case TEXT_KW_DISCONNECTED: s->serviceChangeMethod = ServiceChangeMethod_disconnected; break;
-		case TEXT_KW_HAND_OFF: s->serviceChangeMethod = ServiceChangeMethod_handOff; break;
-		default:
+		if (m < 0)
 			return tb_fail(px, MEGACO_ERR_UNSUPPORTED, it->tok.off,
 			               "extension method '%.*s' has no ASN.1 equivalent", (int)it->tok.len,
 			               TXT(px, &it->tok)), NULL;
-		}
+		s->serviceChangeMethod = m;
 		sc->have_method = 1;
 		return sc;
+	}
 	case TI_SC_REASON: {
 		if (s->serviceChangeReason.list.count)
 			return tb_twice(px, it->off, "Reason", where), NULL;
 		OCTET_STRING_t *os;
-		if (value_os(px, &it->tok, &os) || add(px, &s->serviceChangeReason.list, os))
-			return NULL;
-		return sc;
+		rc = value_os(px, &it->tok, &os) || add(px, &s->serviceChangeReason.list, os);
+		break;
 	}
 	case TI_SC_DELAY:
-		if (s->serviceChangeDelay)
-			return tb_twice(px, it->off, "Delay", where), NULL;
-		return (s->serviceChangeDelay = new_ulong(px, (unsigned long)it->n)) ? sc : NULL;
+		rc = ONCE(s->serviceChangeDelay, "Delay", new_ulong(px, (unsigned long)it->n));
+		break;
 	case TI_SC_ADDRESS:
-		if (s->serviceChangeAddress)
-			return tb_twice(px, it->off, "ServiceChangeAddress", where), NULL;
-		if (s->serviceChangeMgcId)
+		if (!s->serviceChangeAddress && s->serviceChangeMgcId)
 			return tb_exclusive(px, it->off, TEXT_KW_MGC_ID,
 			                    "ServiceChangeAddress and MgcIdToTry exclude each other"), NULL;
-		return (s->serviceChangeAddress = build_sc_address(px, &it->tok)) ? sc : NULL;
+		rc = ONCE(s->serviceChangeAddress, "ServiceChangeAddress", build_sc_address(px, &it->tok));
+		break;
 	case TI_SC_MGCID:
-		if (s->serviceChangeMgcId)
-			return tb_twice(px, it->off, "MgcIdToTry", where), NULL;
-		if (s->serviceChangeAddress)
+		if (!s->serviceChangeMgcId && s->serviceChangeAddress)
 			return tb_exclusive(px, it->off, TEXT_KW_SERVICE_CHANGE_ADDRESS,
 			                    "MgcIdToTry and ServiceChangeAddress exclude each other"), NULL;
-		return (s->serviceChangeMgcId = build_mid(px, &it->tok)) ? sc : NULL;
+		rc = ONCE(s->serviceChangeMgcId, "MgcIdToTry", build_mid(px, &it->tok));
+		break;
 	case TI_SC_PROFILE:
-		if (s->serviceChangeProfile)
-			return tb_twice(px, it->off, "Profile", where), NULL;
-		if (!text_profile_ok((const uint8_t *)TXT(px, &it->tok), it->tok.len))
+		if (!s->serviceChangeProfile && !text_profile_ok((const uint8_t *)TXT(px, &it->tok), it->tok.len))
 			return syntax(px, &it->tok, "a profile name/version (serviceChangeProfile)"), NULL;
-		if (!(s->serviceChangeProfile = NEW(px, ServiceChangeProfile_t)) ||
-		    set_tok(px, &s->serviceChangeProfile->profileName, &it->tok))
-			return NULL;
-		return sc;
+		rc = ONCE(s->serviceChangeProfile, "Profile", NEW(px, ServiceChangeProfile_t)) ||
+		     set_tok(px, &s->serviceChangeProfile->profileName, &it->tok);
+		break;
 	case TI_SC_VERSION:
-		if (s->serviceChangeVersion)
-			return tb_twice(px, it->off, "Version", where), NULL;
-		return (s->serviceChangeVersion = new_long(px, it->n)) ? sc : NULL;
+		rc = ONCE(s->serviceChangeVersion, "Version", new_long(px, it->n));
+		break;
 	case TI_SC_TIMESTAMP:
-		if (s->timeStamp)
-			return tb_twice(px, it->off, "a time stamp", where), NULL;
-		return timestamp(px, &it->tok, &s->timeStamp) ? NULL : sc;
+		rc = ONCE(s->timeStamp, "a time stamp", timestamp(px, &it->tok));
+		break;
 	case TI_SC_INCOMPLETE:
-		if (s->serviceChangeIncompleteFlag)
-			return tb_twice(px, it->off, "ServiceChangeInc", where), NULL;
-		if (GATE(px, it->off, MEGACO_SINCE_ServiceChangeParm_serviceChangeIncompleteFlag,
-		         "ServiceChangeInc"))
-			return NULL;
-		return (s->serviceChangeIncompleteFlag = new_int(px, 0)) ? sc : NULL;
+		rc = SINCE_ONCE(s->serviceChangeIncompleteFlag, "ServiceChangeInc",
+		                MEGACO_SINCE_ServiceChangeParm_serviceChangeIncompleteFlag, new_int(px, 0));
+		break;
 	case TI_SC_AUDIT: {
 		if (GATE(px, it->off, MEGACO_SINCE_ServiceChangeParm_serviceChangeInfo,
 		         "an audit item in Services"))
 			return NULL;
 		text_item a = *it;
 		a.kind = it->n2;
-		return (s->serviceChangeInfo = tb_audit(px, s->serviceChangeInfo, &a)) ? sc : NULL;
+		rc = !(s->serviceChangeInfo = tb_audit(px, s->serviceChangeInfo, &a));
+		break;
 	}
 	default: /* TI_SC_EXTENSION */
-		return tb_fail(px, MEGACO_ERR_UNSUPPORTED, it->off,
-		               "service change extension parameters have no ASN.1 equivalent"), NULL;
+		rc = tb_fail(px, MEGACO_ERR_UNSUPPORTED, it->off,
+		             "service change extension parameters have no ASN.1 equivalent");
 	}
+	return rc ? NULL : sc;
 }
 

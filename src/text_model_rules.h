@@ -101,18 +101,21 @@ static inline int text_domain_name_ok(const uint8_t *p, size_t n)
 	return 1;
 }
 
+/* Whether named bit `bit` of bs (NULL: none) is set. */
+static inline int text_bit_set(const BIT_STRING_t *bs, int bit)
+{
+	return bs && bs->size > bit / 8 && (bs->buf[bit / 8] & (0x80 >> (bit % 8)));
+}
+
 /*
  * auditItem: "DigitMapToken and PackagesToken are not allowed in
  * AuditCapabilities command" (tokens or individual descriptors).
  */
 static inline int text_audits_dm_or_packages(const AuditDescriptor_t *ad)
 {
-	const BIT_STRING_t *bs = ad->auditToken;
-	static const int bits[] = { AuditDescriptor__auditToken_digitMapToken,
-		                    AuditDescriptor__auditToken_packagesToken };
-	for (int i = 0; bs && i < 2; i++)
-		if (bs->size > bits[i] / 8 && (bs->buf[bits[i] / 8] & (0x80 >> (bits[i] % 8))))
-			return 1;
+	if (text_bit_set(ad->auditToken, AuditDescriptor__auditToken_digitMapToken) ||
+	    text_bit_set(ad->auditToken, AuditDescriptor__auditToken_packagesToken))
+		return 1;
 	for (int i = 0; ad->auditPropertyToken && i < ad->auditPropertyToken->list.count; i++) {
 		int pr = ad->auditPropertyToken->list.array[i]->present;
 		if (pr == IndAuditParameter_PR_indAudDigitMapDescriptor ||

@@ -132,26 +132,12 @@ static inline text_item *text_item_make(text_parse *px, int kind, void *p, long 
 void text_error_context(const text_parse *px, char *out, size_t cap);
 
 /*
- * ", first at line l, column c" for an error set by tb_twice: the first item
+ * ", first at line l, column c" for an error of an item given twice (or one
+ * of two exclusive items, twice_kw), set by text_build.c: the first item
  * of the same kind in the same braces before err_off, found by scanning the
  * input again (only when the error is reported); "" if there is none.
  */
 void text_first_item(const text_parse *px, char *out, size_t cap);
-
-/*
- * The at-most-once and either-or rules of the ABNF: a SYNTAX error at off
- * ("Mode given twice in LocalControl"), whose report also names the first
- * item (text_first_item). tb_exclusive: the first item is the keyword
- * first_kw (the other of two exclusive items).
- */
-int tb_twice(text_parse *px, size_t off, const char *what, const char *where);
-int tb_exclusive(text_parse *px, size_t off, int first_kw, const char *what);
-
-/*
- * An element of protocol version `since` in a message of an older version:
- * MEGACO_ERR_VERSION_MISMATCH at off. Returns 0 when the version allows it.
- */
-int tb_version_gate(text_parse *px, size_t off, int since, const char *what);
 
 /* Builders; NULL or nonzero means failure with px->err set. */
 int tb_uint(text_parse *px, const text_tok *t, unsigned long max, long *out);
@@ -188,7 +174,6 @@ void *tb_action_reply(text_parse *px);
 int tb_action_reply_add(text_parse *px, void *ar, const text_item *it);
 int tb_action_reply_cmd(text_parse *px, void *ar, void *cmd);
 int tb_action_reply_error(text_parse *px, void *ar, void *err, size_t off);
-int tb_action_reply_id(text_parse *px, void *ar, const text_tok *id);
 void *tb_action_reply_ctx(text_parse *px, void *ar, const text_tok *id);
 tb_list *tb_ctxid_list(text_parse *px, tb_list *l, const text_tok *t);
 void *tb_ctx_audit(text_parse *px, void *caar, const text_item *it);
