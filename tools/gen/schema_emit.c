@@ -130,15 +130,16 @@ int emit_schema_c(const gen_schema *s, FILE *f)
 		const gen_type *g = &s->types[i];
 		const schema_type *t = &g->t;
 		gen_size_expr(g, a, sizeof a);
-		gen_pres_offset_expr(g, b, sizeof b);
-		gen_pres_size_expr(g, c, sizeof c);
 		fprintf(f, "\t[SCHEMA_T_%s] = {\n\t\t.name = ", g->cname);
 		put_str(f, t->name);
 		fprintf(f, ", .kind = %s, .flags = 0x%x, .tag_count = %u, .newest = %u,\n",
 		        kind_names[t->kind], t->flags, t->tag_count, t->newest);
 		fprintf(f, "\t\t.size = %s,\n", a);
-		if (t->kind == SK_CHOICE)
+		if (t->kind == SK_CHOICE) {
+			gen_pres_offset_expr(g, b, sizeof b);
+			gen_pres_size_expr(g, c, sizeof c);
 			fprintf(f, "\t\t.pres_offset = %s, .pres_size = %s,\n", b, c);
+		}
 		fprintf(f, "\t\t.tags = %u, .per = %u, .first = %u, .count = %u, .root_count = %u,\n",
 		        t->tags, t->per, t->first, t->count, t->root_count);
 		fprintf(f, "\t\t.tag_map = %u, .tag_map_count = %u, .enum_first = %u, "

@@ -50,16 +50,12 @@ static void mangle(char *out, size_t cap, const char *name)
 /* out = a b c; a name too long for the model stops the generator. */
 static void join(char *out, size_t cap, const char *a, const char *b, const char *c)
 {
-	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
-	if (la + lb + lc >= cap) {
+	char tmp[GEN_NAME]; /* out may be a field beside a, b or c; every cap is GEN_NAME */
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s%s%s", a, b, c) >= cap) {
 		fprintf(stderr, "schema: name too long: %s%s%s\n", a, b, c);
 		exit(1);
 	}
-	char tmp[GEN_NAME];
-	memcpy(tmp, a, la);
-	memcpy(tmp + la, b, lb);
-	memcpy(tmp + la + lb, c, lc + 1);
-	memcpy(out, tmp, la + lb + lc + 1);
+	memcpy(out, tmp, strlen(tmp) + 1);
 }
 
 /* asn1c's own free functions: a descriptor pointing at one is resolved to its base. */
@@ -110,13 +106,6 @@ static const char *const primitive_ctype[] = {
 	[SK_INT] = "long", [SK_ENUM] = "long", [SK_BOOL] = "BOOLEAN_t", [SK_NULL] = "NULL_t",
 	[SK_OCTETS] = "OCTET_STRING_t", [SK_IA5] = "IA5String_t", [SK_BITS] = "BIT_STRING_t",
 	[SK_OID] = "OBJECT_IDENTIFIER_t",
-};
-
-static const size_t primitive_size[] = {
-	[SK_INT] = sizeof(long), [SK_ENUM] = sizeof(long), [SK_BOOL] = sizeof(BOOLEAN_t),
-	[SK_NULL] = sizeof(NULL_t), [SK_OCTETS] = sizeof(OCTET_STRING_t),
-	[SK_IA5] = sizeof(IA5String_t), [SK_BITS] = sizeof(BIT_STRING_t),
-	[SK_OID] = sizeof(OBJECT_IDENTIFIER_t),
 };
 
 static int same_range(const schema_range *a, const schema_range *b)
@@ -216,7 +205,6 @@ static int fill_members(gen_schema *s, int ti)
 		int ci = add_type(s, el->type, inl);
 		if (ci < 0)
 			return -1;
-		t = &s->types[ti]; /* (not moved: the array is fixed, but keep it plain) */
 		schema_member *sm = &m->m;
 		sm->name = el->name;
 		sm->offset = (uint32_t)el->memb_offset;
@@ -309,7 +297,6 @@ static int add_type(gen_schema *s, asn_TYPE_descriptor_t *td, const char *inline
 	} else {
 		join(t->ctype, sizeof t->ctype, primitive_ctype[kind], "", "");
 		join(t->cname, sizeof t->cname, named_type(td) ? mn : inline_tag, "", "");
-		t->t.size = (uint32_t)primitive_size[kind];
 	}
 	char key[GEN_NAME]; /* the version table's name for it */
 	join(key, sizeof key, t->cname, "", "");
@@ -526,16 +513,10 @@ void gen_size_expr(const gen_type *t, char *buf, size_t cap)
 
 void gen_pres_offset_expr(const gen_type *t, char *buf, size_t cap)
 {
-	if (t->t.kind == SK_CHOICE)
-		snprintf(buf, cap, "offsetof(%s, present)", t->ctype);
-	else
-		snprintf(buf, cap, "0");
+	snprintf(buf, cap, "offsetof(%s, present)", t->ctype);
 }
 
 void gen_pres_size_expr(const gen_type *t, char *buf, size_t cap)
 {
-	if (t->t.kind == SK_CHOICE)
-		snprintf(buf, cap, "sizeof(((%s *)0)->present)", t->ctype);
-	else
-		snprintf(buf, cap, "0");
+	snprintf(buf, cap, "sizeof(((%s *)0)->present)", t->ctype);
 }

@@ -22,7 +22,7 @@
 
 typedef struct gen_type {
 	asn_TYPE_descriptor_t *td;
-	schema_type t;          /* size, pres_offset, pres_size: host values */
+	schema_type t;          /* size (constructed types), pres_offset, pres_size: host values */
 	char ctype[GEN_NAME];   /* the C type for sizeof/offsetof ("Transaction_t", "struct X__y", "long") */
 	char cname[GEN_NAME];   /* an identifier for it (SCHEMA_T_<cname>) */
 	char ctag[GEN_NAME];    /* constructed: the struct tag inline children are named after */
@@ -49,7 +49,7 @@ typedef struct gen_schema {
 /* Walks asn_DEF_MegacoMessage into s; 0, or -1 having said why on stderr. */
 int gen_schema_build(gen_schema *s);
 
-/* The C expressions for a member's offset, a type's size and its present field. */
+/* The C expressions for a member's offset, a type's size and a CHOICE's present field. */
 void gen_offset_expr(const gen_schema *s, const gen_member *m, char *buf, size_t cap);
 void gen_size_expr(const gen_type *t, char *buf, size_t cap);
 void gen_pres_offset_expr(const gen_type *t, char *buf, size_t cap);

@@ -284,11 +284,6 @@ static const item *find(const module *m, const char *owner, const char *member)
 	return NULL;
 }
 
-static int has(const module *m, const char *owner, const char *member)
-{
-	return find(m, owner, member) != NULL;
-}
-
 static void c_name(char *out, size_t cap, const char *s)
 {
 	size_t i = 0;
@@ -302,7 +297,7 @@ static module mods[3];
 /* The first version whose module has it (every element of the v3 module is in v3). */
 static int since(const item *it)
 {
-	return has(&mods[0], it->owner, it->member) ? 1 : has(&mods[1], it->owner, it->member) ? 2 : 3;
+	return find(&mods[0], it->owner, it->member) ? 1 : find(&mods[1], it->owner, it->member) ? 2 : 3;
 }
 
 /*
@@ -338,8 +333,8 @@ int main(int argc, char **argv)
 		load(&mods[v], argv[1 + v]);
 	const module *v3 = &mods[2];
 	/* Sanity: the modules were read (a broken reader would make everything v3). */
-	if (!has(&mods[0], "Message", "mId") || !has(&mods[1], "Message", "mId") ||
-	    !has(v3, "Transaction", "segmentReply") || has(&mods[1], "Transaction", "segmentReply") ||
+	if (!find(&mods[0], "Message", "mId") || !find(&mods[1], "Message", "mId") ||
+	    !find(v3, "Transaction", "segmentReply") || find(&mods[1], "Transaction", "segmentReply") ||
 	    !find(v3, "MegacoMessage", "authHeader")->optional ||
 	    find(v3, "MegacoMessage", "mess")->optional)
 		die(NULL, "the modules do not read as expected");
