@@ -70,16 +70,11 @@ void error_prefix(megaco_error *err, const char *prefix)
 {
 	if (!err)
 		return;
-	size_t cap = sizeof err->message, n = strlen(prefix);
-	if (n + 2 >= cap)
-		return;
-	size_t keep = strnlen(err->message, cap - 1);
-	if (keep > cap - 1 - (n + 2))
-		keep = cap - 1 - (n + 2);
-	memmove(err->message + n + 2, err->message, keep);
-	memcpy(err->message, prefix, n);
-	memcpy(err->message + n, ": ", 2);
-	err->message[n + 2 + keep] = 0;
+	char was[sizeof err->message];
+	memcpy(was, err->message, sizeof was);
+	was[sizeof was - 1] = 0;
+	if (snprintf(err->message, sizeof err->message, "%s: %s", prefix, was) < 0)
+		memcpy(err->message, was, sizeof was);
 }
 
 int check_version(long version, size_t offset, megaco_error *err)
