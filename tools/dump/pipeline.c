@@ -71,17 +71,26 @@ static void decode_batch(pipeline *p, batch *b)
 	}
 }
 
-/* The oldest batch ready to decode, or (newest) the newest one; NULL if
- * none is. next_work, the oldest that may be, passes those taken. */
-static batch *ready_batch(pipeline *p, int newest)
+/* The oldest batch ready to decode (a worker's), or the newest (the reading
+ * thread's) while more than `keep` are ready; NULL if none is. next_work,
+ * the oldest that may be, passes those taken. */
+static batch *ready_batch(pipeline *p, int newest, size_t keep)
 {
 	for (; p->next_work < p->next_fill; p->next_work++)
 		if (p->slots[p->next_work % p->nslots].state == B_READY)
 			break;
+	batch *found = NULL;
+	size_t ready = 0;
 	for (uint64_t seq = newest ? p->next_fill : p->next_work + 1; seq-- > p->next_work;) {
 		batch *b = &p->slots[seq % p->nslots];
-		if (b->state == B_READY)
+		if (b->state != B_READY)
+			continue;
+		if (!newest)
 			return b;
+		if (!found)
+			found = b;
+		if (++ready > keep)
+			return found;
 	}
 	return NULL;
 }
@@ -90,9 +99,9 @@ static batch *ready_batch(pipeline *p, int newest)
  * thread the newest, so that while it decodes, the batches it must hand on
  * first are the workers' to finish); with mu held (released meanwhile).
  * 1 if it did. */
-static int decode_next(pipeline *p, int newest)
+static int decode_next(pipeline *p, int newest, size_t keep)
 {
-	batch *b = ready_batch(p, newest);
+	batch *b = ready_batch(p, newest, keep);
 	if (!b)
 		return 0;
 	b->state = B_WORKING;
@@ -109,7 +118,7 @@ static void *worker(void *arg)
 	pipeline *p = arg;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		if (decode_next(p, 0))
+		if (decode_next(p, 0, 0))
 			continue;
 		if (p->stop)
 			break;
@@ -150,10 +159,15 @@ static int consume_one(pipeline *p)
 
 /* With mu held: makes progress while waiting. The oldest batch is handed on
  * if it is done; else the newest ready batch is decoded here rather than
- * idling (this is all the decoding there is with no threads); else it waits. */
-static void step(pipeline *p)
+ * idling (this is all the decoding there is with no threads); else it waits.
+ * While input goes on (not draining), one ready batch is left to each worker:
+ * a worker that finds none waits for this thread to decode, read and fill
+ * the next, and this thread, which reads besides, ends up doing more than
+ * its share (a model of the ring, in the commit that added this, put the
+ * loss at 6-12 % of the wall time with one worker). */
+static void step(pipeline *p, int draining)
 {
-	if (consume_one(p) || decode_next(p, 1))
+	if (consume_one(p) || decode_next(p, 1, draining ? 0 : p->nthreads))
 		return;
 	pthread_cond_wait(&p->done, &p->mu);
 }
@@ -175,7 +189,7 @@ static void submit(pipeline *p)
 	while (consume_one(p)) {}
 	batch *next = filling(p);
 	while (next->state != B_FREE)
-		step(p);
+		step(p, 0);
 	next->state = B_FILLING;
 	next->seq = p->next_fill;
 	pthread_mutex_unlock(&p->mu);
@@ -190,7 +204,7 @@ void pipeline_drain(dump_ctx *ctx)
 		submit(p);
 	pthread_mutex_lock(&p->mu);
 	while (p->next_consume != p->next_fill)
-		step(p);
+		step(p, 1);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -225,10 +239,12 @@ pipeline *pipeline_new(dump_ctx *ctx, unsigned threads)
 	if (!p)
 		return NULL;
 	p->ctx = ctx;
-	/* two batches in flight per decoding thread, the reading one included
-	 * (it decodes one while the others go on with theirs), one being
-	 * filled, one handed on */
-	p->nslots = 2 * ((size_t)threads + 1) + 2;
+	/* four batches in flight per decoding thread, the reading one included:
+	 * room to read ahead while the oldest is still being decoded (the
+	 * batches are handed on in order), so that the reading thread seldom
+	 * finds the ring full with no batch left to decode; one being filled,
+	 * one handed on */
+	p->nslots = 4 * ((size_t)threads + 1) + 2;
 	/* (sizeof (batch) is a multiple of its alignment) */
 	if (!(p->slots = aligned_alloc(_Alignof(batch), p->nslots * sizeof *p->slots)) ||
 	    (threads && !(p->threads = calloc(threads, sizeof *p->threads)))) {
