@@ -746,8 +746,11 @@ static void test_nested_decode(void **state)
 	megaco_options_init(&o);
 	o.allocator = &al;
 	char *want = NULL;
-	for (int round = 0; round < 2; round++) { /* without, then with nested decodes */
-		nested_depth = round == 0;
+	/* Without, then with nested decodes; each scanner (their kept buffer
+	 * states aimed at an allocated copy, then at the kept one again). */
+	for (int round = 0; round < 4; round++) {
+		nested_depth = !(round & 1);
+		o.scanner = round < 2 ? MEGACO_SCANNER_REENTRANT : MEGACO_SCANNER_NON_REENTRANT;
 		megaco_message *m = NULL;
 		megaco_error err;
 		int rc = megaco_decode(MEGACO_ENC_PRETTY, in, n, &o, &m, &err);
