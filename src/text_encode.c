@@ -157,39 +157,27 @@ typedef struct enc {
 	const void *at;
 } enc;
 
-/* The first error, with the node (of type td, may be NULL) whose path it gets. */
-static void vfail(enc *e, const asn_TYPE_descriptor_t *td, const void *node, int code,
-                  const char *fmt, va_list ap)
+/*
+ * The first error, with the node (of type td; NULL for none) whose path the
+ * message gets.
+ */
+TW_COLD void fail_at(enc *e, const asn_TYPE_descriptor_t *td, const void *node, int code,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+TW_COLD void fail_at(enc *e, const asn_TYPE_descriptor_t *td, const void *node, int code,
+                     const char *fmt, ...)
 {
 	if (e->rc)
 		return;
 	char msg[160];
+	va_list ap;
+	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	e->at_td = td;
 	e->at = node;
 	e->rc = set_error(e->err, code, tw_len(&e->w), "%s", msg);
 }
-
-static void fail(enc *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(enc *e, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfail(e, NULL, NULL, code, fmt, ap);
-	va_end(ap);
-}
-
-/* fail() for the node (of type td) at `node`: the message gets its path. */
-static void fail_at(enc *e, const asn_TYPE_descriptor_t *td, const void *node, int code,
-                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void fail_at(enc *e, const asn_TYPE_descriptor_t *td, const void *node, int code,
-                    const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfail(e, td, node, code, fmt, ap);
-	va_end(ap);
-}
+#define fail(e, code, ...) fail_at(e, NULL, NULL, code, __VA_ARGS__)
 
 /* Returns 1 when the message's version's text has `what`, else records the mismatch. */
 static int need(enc *e, long v, const char *what)
@@ -341,6 +329,32 @@ static inline void cm0(enc *e)
 			cm((e), (l));                                                              \
 	} while (0)
 
+/*
+ * Each element of the SEQUENCE OF at list as the next item of the list n at
+ * indentation l, written by item(e, element, l); and the same in braces of
+ * their own, a descriptor's body.
+ */
+#define EACH_ITEM(e, list, n, l, item)                                                             \
+	for (int i_ = 0; i_ < (list)->count; i_++) {                                               \
+		SEP(e, n, l);                                                                      \
+		item(e, (list)->array[i_], l);                                                     \
+	}
+/* x, when present, as the next item of the list n at l, written by item(e, x, l). */
+#define OPT_ITEM(e, n, l, item, x)                                                                 \
+	do {                                                                                       \
+		if (x) {                                                                           \
+			SEP(e, n, l);                                                              \
+			item(e, x, l);                                                             \
+		}                                                                                  \
+	} while (0)
+#define BRACED_ITEMS(e, list, l, item)                                                             \
+	do {                                                                                       \
+		int n_ = 0;                                                                        \
+		lb(e, l);                                                                          \
+		EACH_ITEM(e, list, n_, (l) + 1, item)                                              \
+		rb(e, l);                                                                          \
+	} while (0)
+
 /* Keyword as the next item of a list: separator first unless it is the first. */
 static void list_kw(enc *e, int *n, int l, int id)
 {
@@ -353,8 +367,12 @@ static void list_kw(enc *e, int *n, int l, int id)
  * the list n (at indentation l) or, with n NULL, without a separator.
  */
 
-/* "key = " (unless key is -1) and ENUMERATED value *v's keyword, kws[*v] (-1: none). */
-TW_INLINE void enum_item(enc *e, int *n, unsigned l, int key, const long *v, const int *kws,
+/*
+ * "key = " (unless key is -1) and ENUMERATED value *v's keyword, kws[*v]: kws
+ * is one of text_model_rules.h's tables (text_kw_*), which end in -1 and hold
+ * -2 for a value without a keyword.
+ */
+TW_INLINE void enum_item(enc *e, int *n, unsigned l, int key, const long *v, const short *kws,
                          long count, const char *what)
 {
 	if (!v)
@@ -368,13 +386,8 @@ TW_INLINE void enum_item(enc *e, int *n, unsigned l, int key, const long *v, con
 	else
 		kw(e, kws[*v]);
 }
-#define ENUM_ITEM(e, n, l, key, v, what, ...)                                                     \
-	do {                                                                                       \
-		static const int kws_[] = { __VA_ARGS__ };                                         \
-		enum_item((e), (n), (l), (key), (v), kws_, (long)(sizeof kws_ / sizeof kws_[0]),   \
-		          (what));                                                                 \
-	} while (0)
-#define KW_ENUM(e, key, v, what, ...) ENUM_ITEM(e, NULL, 0, key, &(v), what, __VA_ARGS__)
+/* A text_kw_* table and its number of values (its -1 end left out). */
+#define KWS(t) t, (long)(sizeof t / sizeof t[0] - 1)
 
 /* "key = " and *v, at most max. */
 TW_INLINE void num_item(enc *e, int *n, unsigned l, int key, const long *v, long long max,
@@ -1116,8 +1129,7 @@ static void sdp(enc *e, int kwid, const LocalRemoteDescriptor_t *d, unsigned l)
 
 static void stream_mode(enc *e, int *n, unsigned l, const long *m)
 {
-	ENUM_ITEM(e, n, l, KW_MODE, m, "stream mode", KW_SENDONLY, KW_RECVONLY, KW_SENDRECV,
-	          KW_INACTIVE, KW_LOOPBACK);
+	enum_item(e, n, l, KW_MODE, m, KWS(text_kw_stream_mode), "stream mode");
 }
 
 static void local_control(enc *e, const LocalControlDescriptor_t *d, unsigned l)
@@ -1127,10 +1139,7 @@ static void local_control(enc *e, const LocalControlDescriptor_t *d, unsigned l)
 	stream_mode(e, &n, l + 1, d->streamMode);
 	on_off_item(e, &n, l + 1, KW_RESERVED_GROUP, d->reserveGroup);
 	on_off_item(e, &n, l + 1, KW_RESERVED_VALUE, d->reserveValue);
-	for (int i = 0; i < d->propertyParms.list.count; i++) {
-		SEP(e, n, l + 1);
-		property(e, d->propertyParms.list.array[i], l + 1);
-	}
+	EACH_ITEM(e, &d->propertyParms.list, n, l + 1, property)
 	if (!n)
 		no_form(e, &asn_DEF_LocalControlDescriptor, d, "an empty LocalControl descriptor");
 	rb(e, l);
@@ -1141,10 +1150,7 @@ static void statistics(enc *e, const StatisticsDescriptor_t *d, unsigned l);
 /* The items of a StreamParms, as members of the enclosing list. */
 static void stream_parms(enc *e, const StreamParms_t *p, int *n, unsigned l)
 {
-	if (p->localControlDescriptor) {
-		SEP(e, *n, l);
-		local_control(e, p->localControlDescriptor, l);
-	}
+	OPT_ITEM(e, *n, l, local_control, p->localControlDescriptor);
 	if (p->localDescriptor) {
 		SEP(e, *n, l);
 		sdp(e, KW_LOCAL, p->localDescriptor, l);
@@ -1153,26 +1159,20 @@ static void stream_parms(enc *e, const StreamParms_t *p, int *n, unsigned l)
 		SEP(e, *n, l);
 		sdp(e, KW_REMOTE, p->remoteDescriptor, l);
 	}
-	if (p->statisticsDescriptor) {
-		SEP(e, *n, l);
-		statistics(e, p->statisticsDescriptor, l);
-	}
+	OPT_ITEM(e, *n, l, statistics, p->statisticsDescriptor);
 }
 
 /* ServiceStates = Test, OutOfSvc or InSvc. */
 static void service_state(enc *e, int *n, unsigned l, const long *s)
 {
-	ENUM_ITEM(e, n, l, KW_SERVICE_STATES, s, "service state", KW_TEST, KW_OUT_OF_SVC, KW_IN_SVC);
+	enum_item(e, n, l, KW_SERVICE_STATES, s, KWS(text_kw_service_state), "service state");
 }
 
 static void termination_state(enc *e, const TerminationStateDescriptor_t *d, unsigned l)
 {
 	kw_lb(e, KW_TERMINATION_STATE, l);
 	int n = 0;
-	for (int i = 0; i < d->propertyParms.list.count; i++) {
-		SEP(e, n, l + 1);
-		property(e, d->propertyParms.list.array[i], l + 1);
-	}
+	EACH_ITEM(e, &d->propertyParms.list, n, l + 1, property)
 	if (d->eventBufferControl) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_BUFFER);
@@ -1190,10 +1190,7 @@ static void media(enc *e, const MediaDescriptor_t *d, unsigned l)
 {
 	kw_lb(e, KW_MEDIA, l);
 	int n = 0;
-	if (d->termStateDescr) {
-		SEP(e, n, l + 1);
-		termination_state(e, d->termStateDescr, l + 1);
-	}
+	OPT_ITEM(e, n, l + 1, termination_state, d->termStateDescr);
 	if (d->streams && d->streams->present == MediaDescriptor__streams_PR_oneStream) {
 		stream_parms(e, &d->streams->choice.oneStream, &n, l + 1);
 	} else if (d->streams && d->streams->present == MediaDescriptor__streams_PR_multiStream) {
@@ -1236,19 +1233,12 @@ static void modem(enc *e, const ModemDescriptor_t *d, unsigned l)
 			if (*d->mtl.list.array[k] == t)
 				fail_at(e, &asn_DEF_ModemDescriptor, d, MEGACO_ERR_CONSTRAINT,
 				        "modem type %ld given twice has no text form", t);
-		KW_ENUM(e, -1, t, "modem type", KW_V18, KW_V22, KW_V22BIS, KW_V32, KW_V32BIS, KW_V34,
-		        KW_V90, KW_V91, KW_SYNCH_ISDN);
+		enum_item(e, NULL, 0, -1, &t, KWS(text_kw_modem_type), "modem type");
 	}
 	if (count > 1)
 		inline_tok(e, ']');
-	if (d->mpl.list.count) {
-		lb(e, l);
-		for (int i = 0, n = 0; i < d->mpl.list.count; i++) {
-			SEP(e, n, l + 1);
-			property(e, d->mpl.list.array[i], l + 1);
-		}
-		rb(e, l);
-	}
+	if (d->mpl.list.count)
+		BRACED_ITEMS(e, &d->mpl.list, l, property);
 }
 
 static void mux(enc *e, const MuxDescriptor_t *d, unsigned l)
@@ -1257,7 +1247,7 @@ static void mux(enc *e, const MuxDescriptor_t *d, unsigned l)
 		fail(e, MEGACO_ERR_UNSUPPORTED, "nonStandardData has no text encoding");
 		return;
 	}
-	KW_ENUM(e, KW_MUX, d->muxType, "mux type", KW_H221, KW_H223, KW_H226, KW_V76, KW_NX64K);
+	enum_item(e, NULL, 0, KW_MUX, &d->muxType, KWS(text_kw_mux_type), "mux type");
 	tid_braces(e, d->termList.list.array, d->termList.list.count, l);
 }
 
@@ -1346,18 +1336,12 @@ static void event_actions(enc *e, const asn_TYPE_descriptor_t *td, const void *a
 	if (ka && *ka && sd)
 		fail_at(e, &asn_DEF_SignalsDescriptor, sd, MEGACO_ERR_CONSTRAINT,
 		        "KeepActive with an embedded Signals descriptor has no text form");
-	if (dm) {
-		SEP(e, *n, l);
-		event_dm(e, dm, l);
-	}
+	OPT_ITEM(e, *n, l, event_dm, dm);
 	if (se || sd) {
 		SEP(e, *n, l);
 		embed(e, se, sd, l);
 	}
-	if (nb) {
-		SEP(e, *n, l);
-		notify_behaviour(e, nb, l);
-	}
+	OPT_ITEM(e, *n, l, notify_behaviour, nb);
 	if (rse)
 		list_kw(e, n, l, KW_RESET_EVENTS_DESCRIPTOR);
 }
@@ -1480,14 +1464,8 @@ static void event_spec(enc *e, const EventSpec_t *s, unsigned l)
 static void event_buffer(enc *e, const EventBufferDescriptor_t *d, unsigned l)
 {
 	kw(e, KW_EVENT_BUFFER);
-	if (!d->list.count)
-		return;
-	lb(e, l);
-	for (int i = 0, n = 0; i < d->list.count; i++) {
-		SEP(e, n, l + 1);
-		event_spec(e, d->list.array[i], l + 1);
-	}
-	rb(e, l);
+	if (d->list.count)
+		BRACED_ITEMS(e, &d->list, l, event_spec);
 }
 
 static int bit(const BIT_STRING_t *b, int i)
@@ -1497,9 +1475,6 @@ static int bit(const BIT_STRING_t *b, int i)
 
 static void signal(enc *e, const Signal_t *s, unsigned l)
 {
-	static const int reasons[] = { KW_TIME_OUT, KW_INTERRUPT_BY_EVENT,
-		                       KW_INTERRUPT_BY_NEW_SIGNALS_DESCR, KW_OTHER_REASON,
-		                       KW_ITERATION };
 	name(e, &s->signalName, "signal name");
 	int nc = 0;
 	for (int i = 0; i < 5; i++)
@@ -1521,8 +1496,7 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 	lb(e, l);
 	int n = 0;
 	num_item(e, &n, l + 1, KW_STREAM, s->streamID, U16, "stream ID");
-	ENUM_ITEM(e, &n, l + 1, KW_SIGNAL_TYPE, s->sigType, "signal type", KW_BRIEF, KW_ON_OFF,
-	          KW_TIME_OUT);
+	enum_item(e, &n, l + 1, KW_SIGNAL_TYPE, s->sigType, KWS(text_kw_signal_type), "signal type");
 	num_item(e, &n, l + 1, KW_DURATION, s->duration, U16, "signal duration");
 	if (nc) {
 		SEP(e, n, l + 1);
@@ -1532,20 +1506,16 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 			if (!bit(s->notifyCompletion, i))
 				continue;
 			SEP(e, m, l + 2);
-			kw(e, reasons[i]);
+			kw(e, text_kw_notify_completion[i]);
 		}
 		rb(e, l + 1);
 	}
 	if (s->keepActive && *s->keepActive)
 		list_kw(e, &n, l + 1, KW_KEEP_ACTIVE);
 	names_once(e, &s->sigParList.list, &asn_DEF_SigParameter, "a signal parameter");
-	for (int i = 0; i < s->sigParList.list.count; i++) {
-		SEP(e, n, l + 1);
-		sig_parameter(e, s->sigParList.list.array[i], l + 1);
-	}
-	ENUM_ITEM(e, &n, l + 1, KW_DIRECTION, s->direction, "signal direction",
-	          [SignalDirection_internal] = KW_INTERNAL, [SignalDirection_external] = KW_EXTERNAL,
-	          [2] = -1, [SignalDirection_both] = KW_BOTH);
+	EACH_ITEM(e, &s->sigParList.list, n, l + 1, sig_parameter)
+	enum_item(e, &n, l + 1, KW_DIRECTION, s->direction, KWS(text_kw_signal_direction),
+	          "signal direction");
 	if (s->requestID) {
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_REQUEST_ID);
@@ -1777,10 +1747,7 @@ static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l
 		SEP(e, n, l);
 		ind_aud_sdp(e, KW_REMOTE, p->remoteDescriptor, l);
 	}
-	if (p->statisticsDescriptor) {
-		SEP(e, n, l);
-		ind_aud_statistics(e, p->statisticsDescriptor, l);
-	}
+	OPT_ITEM(e, n, l, ind_aud_statistics, p->statisticsDescriptor);
 	return n;
 }
 
@@ -1936,18 +1903,16 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 	}
 }
 
-/* auditItem tokens in bit order: muxToken(0) .. eventBufferToken(9). */
-static const int audit_token_kw[10] = { KW_MUX,    KW_MODEM,           KW_MEDIA,   KW_EVENTS,
-	                                KW_SIGNALS, KW_DIGIT_MAP,       KW_STATS,   KW_OBSERVED_EVENTS,
-	                                KW_PACKAGES, KW_EVENT_BUFFER };
+/* auditItem tokens in bit order, text_kw_audit_token's: muxToken(0) .. eventBufferToken(9). */
+#define AUDIT_TOKENS ((int)(sizeof text_kw_audit_token / sizeof text_kw_audit_token[0]) - 1)
 
 static int audit_tokens(enc *e, const BIT_STRING_t *b, int *n, unsigned l)
 {
 	int any = 0;
-	for (int i = 0; i < 10; i++) {
+	for (int i = 0; i < AUDIT_TOKENS; i++) {
 		if (bit(b, i)) {
 			SEP(e, *n, l);
-			kw(e, audit_token_kw[i]);
+			kw(e, text_kw_audit_token[i]);
 			any = 1;
 		}
 	}
@@ -1956,7 +1921,7 @@ static int audit_tokens(enc *e, const BIT_STRING_t *b, int *n, unsigned l)
 
 static int has_tokens(const BIT_STRING_t *b)
 {
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < AUDIT_TOKENS; i++)
 		if (bit(b, i))
 			return 1;
 	return 0;
@@ -1970,7 +1935,7 @@ static int audit_tokens_writable(const BIT_STRING_t *b)
 {
 	if (!has_tokens(b))
 		return 0;
-	for (int i = 10; i < 8 * b->size; i++)
+	for (int i = AUDIT_TOKENS; i < 8 * b->size; i++)
 		if (bit(b, i))
 			return 0;
 	return 1;
@@ -2087,8 +2052,8 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 	kw_lb(e, KW_SERVICES, l);
 	int n = 0;
 	SEP(e, n, l + 1);
-	KW_ENUM(e, KW_METHOD, p->serviceChangeMethod, "service change method", KW_FAILOVER,
-	        KW_FORCED, KW_GRACEFUL, KW_RESTART, KW_DISCONNECTED, KW_HAND_OFF);
+	enum_item(e, NULL, 0, KW_METHOD, &p->serviceChangeMethod, KWS(text_kw_sc_method),
+	          "service change method");
 	sc_address_version_profile(e, p->serviceChangeAddress, p->serviceChangeVersion,
 	                           p->serviceChangeProfile, &n, l + 1);
 	if (p->serviceChangeReason.list.count != 1) {
@@ -2438,16 +2403,16 @@ static void topology(enc *e, const struct ContextRequest__topologyReq *t, unsign
 		cm(e, l + 1);
 		tid(e, &r->terminationTo);
 		cm(e, l + 1);
-		KW_ENUM(e, -1, r->topologyDirection, "topology direction", KW_BOTHWAY, KW_ISOLATE,
-		        KW_ONEWAY);
+		enum_item(e, NULL, 0, -1, &r->topologyDirection, KWS(text_kw_topology_direction),
+		          "topology direction");
 		if (r->streamID) {
 			cm(e, l + 1);
 			num_item(e, NULL, 0, KW_STREAM, r->streamID, U16, "stream ID");
 		}
 		if (r->topologyDirectionExtension) {
 			cm(e, l + 1);
-			KW_ENUM(e, -1, *r->topologyDirectionExtension, "topology direction extension",
-			        KW_ONEWAY_EXTERNAL, KW_ONEWAY_BOTH);
+			enum_item(e, NULL, 0, -1, r->topologyDirectionExtension,
+			          KWS(text_kw_topology_extension), "topology direction extension");
 		}
 	}
 	rb(e, l);
@@ -2484,18 +2449,13 @@ static void context_request(enc *e, const ContextRequest_t *c, int *n, unsigned 
 				kw(e, KW_EMERGENCY_OFF);
 		}
 	}
-	if (c->topologyReq && c->topologyReq->list.count) {
-		SEP(e, *n, l);
-		topology(e, c->topologyReq, l);
-	}
+	OPT_ITEM(e, *n, l, topology, c->topologyReq); /* not empty: seen above */
 	on_off_item(e, n, l, KW_IEPS, c->iepscallind);
 	if (c->contextProp && c->contextProp->list.count) {
 		SEP(e, *n, l);
 		kw_lb(e, KW_CONTEXT_ATTR, l);
-		for (int i = 0, m = 0; i < c->contextProp->list.count; i++) {
-			SEP(e, m, l); /* Erlang's separator here stays at l */
-			property(e, c->contextProp->list.array[i], l);
-		}
+		int m = 0;
+		EACH_ITEM(e, &c->contextProp->list, m, l, property) /* Erlang's items here stay at l */
 		rb(e, l);
 	}
 	if (c->contextList && c->contextList->list.count) {
@@ -2605,10 +2565,7 @@ static void action_reply(enc *e, const ActionReply_t *a, unsigned l)
 	lb(e, l);
 	if (a->contextReply)
 		context_request(e, a->contextReply, &n, l + 1);
-	for (int i = 0; i < a->commandReply.list.count; i++) {
-		SEP(e, n, l + 1);
-		command_reply(e, a->commandReply.list.array[i], l + 1);
-	}
+	EACH_ITEM(e, &a->commandReply.list, n, l + 1, command_reply)
 	if (a->errorDescriptor) {
 		SEP(e, n, l + 1);
 		error_descriptor(e, a->errorDescriptor);
@@ -2644,12 +2601,7 @@ TW_INLINE void transaction(enc *e, const Transaction_t *t)
 			fail(e, MEGACO_ERR_CONSTRAINT, "transaction request without actions");
 			return;
 		}
-		lb(e, 0);
-		for (int i = 0, n = 0; i < r->actions.list.count; i++) {
-			SEP(e, n, 1);
-			action_request(e, r->actions.list.array[i], 1);
-		}
-		rb(e, 0);
+		BRACED_ITEMS(e, &r->actions.list, 0, action_request);
 		break;
 	}
 	case Transaction_PR_transactionPending:
@@ -2676,10 +2628,8 @@ TW_INLINE void transaction(enc *e, const Transaction_t *t)
 				&r->transactionResult.choice.actionReplies;
 			if (!ar->list.count)
 				fail(e, MEGACO_ERR_CONSTRAINT, "transaction reply without action replies");
-			for (int i = 0, n = 0; i < ar->list.count; i++) {
-				SEP(e, n, 1);
-				action_reply(e, ar->list.array[i], 1);
-			}
+			int n = 0;
+			EACH_ITEM(e, &ar->list, n, 1, action_reply)
 		}
 		rb(e, 0);
 		break;
