@@ -1,7 +1,7 @@
 /*
  * Package registry: text package/item/parameter names <-> their binary IDs
  * (RFC 3525 Annex E, Annex C). The built-in packages are const tables
- * generated from data/packages.yaml at build time (src/registry_table.h);
+ * generated from data/packages.yaml at build time (src/registry.h);
  * vendor packages are added through the API or, with MEGACO_HAVE_YAML, from
  * YAML. Every table is kept sorted twice, by name and by ID, so a lookup is
  * a binary search.
@@ -20,7 +20,6 @@
 
 #include "internal.h"
 #include "registry.h"
-#include "registry_table.h"
 
 #define NAME_MAX_LEN 64
 #define EXTENDS_MAX_DEPTH 16
@@ -662,46 +661,37 @@ int megaco_registry_load_yaml(megaco_registry *reg, const char *path, megaco_err
 
 /* --- lifetime -------------------------------------------------------------- */
 
-/* Frees what the registry allocated: owned entries and the arrays it copied. */
-static void vec_free(megaco_registry *r, const vec *v)
+/*
+ * Frees what the registry allocated of the vectors by_name/by_id of entries
+ * of the given level (0 packages, 1 items, 2 parameters): the owned entries,
+ * with what they hold, and the arrays it copied.
+ */
+static void free_entries(megaco_registry *r, const vec *by_name, const vec *by_id, int level)
 {
-	if (v->cap)
-		rfree(r, v->v);
-}
-
-static void named_free(megaco_registry *r, const named *e)
-{
-	rfree(r, e->name);
-	rfree(r, e);
+	for (size_t i = 0; i < by_id->n; i++) {
+		const named *e = by_id->v[i];
+		if (!e->owned)
+			continue;
+		const reg_package *p = (const reg_package *)e;
+		const reg_item *it = (const reg_item *)e;
+		for (int k = 0; level == 0 && k < NKINDS; k++)
+			free_entries(r, &p->by_name[k], &p->by_id[k], 1);
+		if (level == 1)
+			free_entries(r, &it->params_by_name, &it->params_by_id, 2);
+		rfree(r, e->name);
+		rfree(r, e);
+	}
+	if (by_id->cap)
+		rfree(r, by_id->v);
+	if (by_name->cap)
+		rfree(r, by_name->v);
 }
 
 void megaco_registry_free(megaco_registry *reg)
 {
 	if (!reg || !reg->al) /* NULL, or the built-in registry */
 		return;
-	for (size_t i = 0; i < reg->by_id.n; i++) {
-		const reg_package *p = (const reg_package *)reg->by_id.v[i];
-		if (!p->hd.owned)
-			continue;
-		for (int k = 0; k < NKINDS; k++) {
-			for (size_t j = 0; j < p->by_id[k].n; j++) {
-				reg_item *it = (reg_item *)(uintptr_t)p->by_id[k].v[j];
-				if (!it->hd.owned)
-					continue;
-				for (size_t q = 0; q < it->params_by_id.n; q++)
-					if (it->params_by_id.v[q]->owned)
-						named_free(reg, it->params_by_id.v[q]);
-				vec_free(reg, &it->params_by_id);
-				vec_free(reg, &it->params_by_name);
-				named_free(reg, &it->hd);
-			}
-			vec_free(reg, &p->by_id[k]);
-			vec_free(reg, &p->by_name[k]);
-		}
-		named_free(reg, &p->hd);
-	}
-	vec_free(reg, &reg->by_id);
-	vec_free(reg, &reg->by_name);
+	free_entries(reg, &reg->by_name, &reg->by_id, 0);
 	rfree(reg, reg);
 }
 

@@ -3,6 +3,13 @@
  * parameters, each kept in two sorted vectors (by case-insensitive name and
  * by ID) so lookups are binary searches that never allocate. name_convert.c
  * uses the reg_* calls below; the public megaco_registry_* API wraps them.
+ *
+ * The built-in entries and vectors are const tables that
+ * tools/registry_tables.py generates from data/packages.yaml at build time.
+ * A registry starts with vectors that point at them and copies on write:
+ * adding to a built-in package first gives the registry its own copy of that
+ * package (and of the vectors on the way), so the tables stay read-only and
+ * shared.
  */
 #ifndef MEGACO_REGISTRY_H
 #define MEGACO_REGISTRY_H
@@ -12,7 +19,40 @@
 
 #include "megaco/names.h"
 
-typedef struct reg_item reg_item;
+#define REG_NKINDS 4 /* megaco_item_kind */
+
+/* Common head of packages, items and parameters. */
+typedef struct reg_named {
+	const char *name;
+	uint16_t id;
+	uint8_t owned; /* 1: allocated by the registry (with its name); 0: built-in */
+} reg_named;
+
+/* cap 0: v is a built-in const array (or NULL), to be copied before a change. */
+typedef struct reg_vec {
+	const reg_named *const *v;
+	size_t n, cap;
+} reg_vec;
+
+typedef struct reg_item {
+	reg_named hd;
+	reg_vec params_by_name, params_by_id; /* reg_named */
+} reg_item;
+
+typedef struct reg_package {
+	reg_named hd;
+	unsigned version;
+	int32_t base; /* ID of the package it extends, or -1 */
+	reg_vec by_name[REG_NKINDS], by_id[REG_NKINDS]; /* reg_item */
+} reg_package;
+
+struct megaco_registry {
+	const megaco_allocator *al; /* NULL only for the built-in registry */
+	reg_vec by_name, by_id;     /* reg_package */
+};
+
+/* data/packages.yaml, generated (BUILD/generated/registry_builtin.c). */
+extern const struct megaco_registry reg_builtin;
 
 /* Longest text a name conversion produces: "xHHHH/" + a 64-char NAME. */
 #define REG_NAME_MAX 160

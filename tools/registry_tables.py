@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Build step: data/packages.yaml -> the built-in package registry as const C
-tables (src/registry_table.h describes them; src/registry.c looks them up).
+tables (src/registry.h describes them; src/registry.c looks them up).
 
 Runs on the build machine at build time (cmake/Names.cmake), needs nothing
 but python3: it reads the subset of YAML that file is written in (block
@@ -276,7 +276,7 @@ def c_str(s):
 
 def emit(packages, src):
     out = [f"/* Generated from {src} by tools/registry_tables.py; do not edit. */",
-           '#include <stddef.h>', "", '#include "registry_table.h"', ""]
+           '#include <stddef.h>', "", '#include "registry.h"', ""]
     count = [0]
 
     def sym():
