@@ -60,15 +60,7 @@ void megaco_tid_layout_free(megaco_tid_layout *layout)
 		layout->al->free(layout->al->user_data, layout);
 }
 
-static int is_root(const uint8_t *id, size_t id_len)
-{
-	if (id_len != 8)
-		return 0;
-	for (size_t i = 0; i < 8; i++)
-		if (id[i] != 0xFF)
-			return 0;
-	return 1;
-}
+static const uint8_t root_id[8] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
 
 int tid_text_to_binary(const megaco_tid_layout *l, const char *text, size_t len,
                        uint8_t id[MEGACO_TID_MAX_OCTETS], size_t *id_len, uint8_t *wild,
@@ -76,7 +68,7 @@ int tid_text_to_binary(const megaco_tid_layout *l, const char *text, size_t len,
 {
 	*nwild = 0;
 	if (len == 4 && strncasecmp(text, "ROOT", 4) == 0) {
-		memset(id, 0xFF, 8);
+		memcpy(id, root_id, 8);
 		*id_len = 8;
 		return MEGACO_OK;
 	}
@@ -140,7 +132,7 @@ int tid_text_to_binary(const megaco_tid_layout *l, const char *text, size_t len,
 int tid_binary_to_text(const megaco_tid_layout *l, const uint8_t *id, size_t id_len,
                        const uint8_t *wild, size_t nwild, char *buf, size_t *out_len)
 {
-	if (nwild == 0 && is_root(id, id_len)) {
+	if (nwild == 0 && id_len == 8 && !memcmp(id, root_id, 8)) {
 		memcpy(buf, "ROOT", 5);
 		*out_len = 4;
 		return MEGACO_OK;
