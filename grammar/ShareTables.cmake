@@ -56,5 +56,23 @@ foreach(v re nr)
   endif()
   set(${v} "${out}")
 endforeach()
+# The number flex gave each rule whose action megaco.l labels (word_rule:,
+# lbrace_rule:, ...), as RULE_NO_<label> at the top of both scanners: the
+# next-byte dispatch's check (megaco.l, text_scan_check_next_byte) compares
+# them with flex's tables. flex writes each action as "case N:", then
+# YY_RULE_SETUP, a #line, and the action's text.
+string(REGEX MATCHALL "case [0-9]+:\n(/\\*[^\n]*\\*/\n)?YY_RULE_SETUP\n#line [^\n]*\n\\{[ \n\t]*[a-z_]+_rule:"
+  labelled "${re}")
+set(rule_nos "")
+foreach(l IN LISTS labelled)
+  string(REGEX REPLACE "^case ([0-9]+):.*\\{[ \n\t]*([a-z_]+_rule):$" "#define RULE_NO_\\2 \\1\n" def "${l}")
+  string(APPEND rule_nos "${def}")
+endforeach()
+if(rule_nos STREQUAL "")
+  message(FATAL_ERROR "ShareTables.cmake: no labelled rule found in ${RE}")
+endif()
+foreach(v re nr)
+  set(${v} "/* flex's rule numbers of megaco.l's labelled actions (ShareTables.cmake) */\n${rule_nos}${${v}}")
+endforeach()
 file(WRITE ${RE} "${re}")
 file(WRITE ${NR} "${nr}")

@@ -770,6 +770,31 @@ static void test_nested_decode(void **state)
 	free(in);
 }
 
+/* ---- the scanner's next-byte dispatch agrees with flex -------------------------------- */
+
+/*
+ * The scanner sends a word's first byte and some punctuation straight to
+ * their rules (megaco.l, next_match), on the grammar fact that in INITIAL
+ * each is a whole match of one rule and starts no longer match. Checked
+ * against flex's own tables, for each of them and every byte after it.
+ */
+int text_scan_one_byte_rule(unsigned c); /* grammar/megaco.l, for this test */
+int text_scan_check_next_byte(void);
+
+static void test_next_byte_dispatch(void **state)
+{
+	(void)state;
+	int bad = text_scan_check_next_byte();
+	if (bad)
+		fail_msg("byte 0x%02x: flex does not match it alone with the rule next_match jumps to",
+		         (unsigned)(bad - 1));
+	/* The check can fail: ';' starts a comment, a longer match. */
+	assert_int_equal(text_scan_one_byte_rule(';'), -1);
+	assert_int_not_equal(text_scan_one_byte_rule('a'), -1);
+	assert_int_equal(text_scan_one_byte_rule('a'), text_scan_one_byte_rule('Z'));
+	assert_int_not_equal(text_scan_one_byte_rule('='), text_scan_one_byte_rule('a'));
+}
+
 /* ---- every message cut short ------------------------------------------------------------- */
 
 /*
@@ -952,6 +977,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_invalid_inputs),
 		cmocka_unit_test(test_word_bytes),
 		cmocka_unit_test(test_nested_decode),
+		cmocka_unit_test(test_next_byte_dispatch),
 		cmocka_unit_test(test_every_prefix),
 		cmocka_unit_test(test_scanner_threads),
 		cmocka_unit_test(test_append_to_decoded_list),
