@@ -117,7 +117,7 @@ static __attribute__((cold, noinline)) int version_gate(text_parse *px, size_t o
  * block as its first chunk, which holds a corpus message: no call per
  * fixed-size chunk, and no chunk's rest left unused. Every chunk is marked
  * used in the arena when it is taken, because the parse may still call the
- * arena itself (text_item_new once its pool is used up): such an allocation
+ * arena itself (text_item_make once its pool is used up): such an allocation
  * lands after the chunk, never on carved memory. What a chunk has left goes
  * back when nothing was allocated after it (a refill, or the end of the
  * parse in text_decode.c).
@@ -362,13 +362,6 @@ CARVE_INLINE int set_tok(text_parse *px, OCTET_STRING_t *os, const text_tok *t)
  * scanner takes %x80-FF in words and quoted strings, as the v3 ABNF's VALUE
  * and quotedString do; v1's (RFC 3525) are ASCII, and its quotedString has
  * no line ends. A termination ID is a pathNAME in every version: ASCII.
- */
-static __attribute__((cold, noinline)) int bad_byte(text_parse *px, size_t off, const char *what)
-{
-	return tb_fail(px, MEGACO_ERR_BAD_CHARACTER, off, "byte 0x%02X in %s", px->in[off], what);
-}
-
-/*
  * The tests read a token eight bytes at a time where it has eight, with the
  * last word overlapping the one before (never past the token), as
  * copy_short does; a byte's high bit is the answer, whatever the byte order.
@@ -383,53 +376,49 @@ static inline uint64_t load8(const unsigned char *p)
 	return v;
 }
 
-/* Whether s[0..n) holds a byte >= 0x80. */
-static inline int has_high(const unsigned char *s, size_t n)
+/* w's bytes >= 0x80 and, with eol, its CRs and LFs (zero bytes of w ^ c: "haszero"), as high bits. */
+CARVE_INLINE uint64_t bad_bytes(uint64_t w, int eol)
+{
+	uint64_t lf = w ^ (ONES * '\n'), cr = w ^ (ONES * '\r');
+	return eol ? w | ((lf - ONES) & ~lf) | ((cr - ONES) & ~cr) : w;
+}
+
+/* Whether s[0..n) holds a byte >= 0x80 or, with eol, a CR or a LF. */
+CARVE_INLINE int has_bad(const unsigned char *s, size_t n, int eol)
 {
 	if (n < 8) {
 		unsigned acc = 0;
 		for (size_t i = 0; i < n; i++)
-			acc |= s[i];
+			acc |= s[i] | (eol && (s[i] == '\r' || s[i] == '\n') ? 0x80 : 0);
 		return (acc & 0x80) != 0;
 	}
-	uint64_t acc = load8(s + n - 8);
+	uint64_t acc = bad_bytes(load8(s + n - 8), eol);
 	for (size_t i = 0; i + 8 < n; i += 8)
-		acc |= load8(s + i);
+		acc |= bad_bytes(load8(s + i), eol);
 	return (acc & HIGHS) != 0;
 }
 
-/* Whether s[0..n) holds a byte >= 0x80, a CR or a LF (any zero byte of w ^ c: "haszero"). */
-static inline int has_high_or_eol(const unsigned char *s, size_t n)
-{
-	if (n < 8) {
-		unsigned bad = 0;
-		for (size_t i = 0; i < n; i++)
-			bad |= (s[i] >= 0x80) | (s[i] == '\r') | (s[i] == '\n');
-		return bad != 0;
-	}
-	uint64_t acc = 0;
-	for (size_t i = 0;; i += 8) {
-		uint64_t w = i + 8 < n ? load8(s + i) : load8(s + n - 8);
-		uint64_t lf = w ^ (ONES * '\n'), cr = w ^ (ONES * '\r');
-		acc |= w | ((lf - ONES) & ~lf) | ((cr - ONES) & ~cr);
-		if (i + 8 >= n)
-			break;
-	}
-	return (acc & HIGHS) != 0;
-}
-
-static __attribute__((cold, noinline)) int v1_value_fail(text_parse *px, const text_tok *t)
+/* MEGACO_ERR_BAD_CHARACTER at the first byte of t that has_bad() finds. */
+static __attribute__((cold, noinline)) int bad_byte(text_parse *px, const text_tok *t, int eol,
+                                                    const char *what)
 {
 	const unsigned char *s = px->in + t->off;
 	uint32_t i = 0;
-	while (s[i] < 0x80 && s[i] != '\r' && s[i] != '\n')
+	while (s[i] < 0x80 && !(eol && (s[i] == '\r' || s[i] == '\n')))
 		i++;
-	return bad_byte(px, t->off + i, "a version 1 value (RFC 3525 VALUE, quotedString)");
+	return tb_fail(px, MEGACO_ERR_BAD_CHARACTER, t->off + i, "byte 0x%02X in %s", s[i], what);
 }
 
 /* A VALUE or quotedString token's bytes are allowed in the message's version. */
-#define VALUE_CHARS(px, t)                                                          \
-	((px)->version == 1 && has_high_or_eol((px)->in + (t)->off, (t)->len) ? v1_value_fail(px, t) : 0)
+#define VALUE_CHARS(px, t)                                                                     \
+	((px)->version == 1 && has_bad((px)->in + (t)->off, (t)->len, 1)                            \
+	     ? bad_byte(px, t, 1, "a version 1 value (RFC 3525 VALUE, quotedString)")               \
+	     : 0)
+
+static int is_lwsp(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 static int syntax(text_parse *px, const text_tok *t, const char *what)
 {
@@ -1158,13 +1147,8 @@ tb_list *tb_ctxid_list(text_parse *px, tb_list *l, const text_tok *t)
 /* Fills a zeroed TerminationID_t from its token. */
 CARVE_INLINE int set_term_id(text_parse *px, const text_tok *t, TerminationID_t *tid)
 {
-	const unsigned char *b = px->in + t->off;
-	if (has_high(b, t->len)) {
-		uint32_t i = 0;
-		while (b[i] < 0x80)
-			i++;
-		return bad_byte(px, t->off + i, "a termination ID (pathNAME is ASCII)");
-	}
+	if (has_bad(px->in + t->off, t->len, 0))
+		return bad_byte(px, t, 0, "a termination ID (pathNAME is ASCII)");
 	if (t->len > 64)
 		return tb_fail(px, MEGACO_ERR_SYNTAX, t->off,
 		               "a termination ID of %u characters: a pathNAME has at most 64", t->len);
@@ -1224,14 +1208,12 @@ static int ctx_prop(text_parse *px, ContextRequest_t **crp, const text_item *it)
 	case TI_CTX_PROPS:
 		return SINCE_ONCE(cr->contextProp, "ContextAttr", MEGACO_SINCE_ContextRequest_contextProp,
 		                  NEW_LIST(px, struct ContextRequest__contextProp, it->p));
-	case TI_CTX_LIST:
+	default: /* TI_CTX_LIST */
 		if (!cr->contextList &&
 		    GATE(px, it->off, MEGACO_SINCE_ContextRequest_contextList, "ContextAttr's ContextList"))
 			return -1;
 		return ONCE(cr->contextList, "ContextAttr",
 		            NEW_LIST(px, struct ContextRequest__contextList, it->p));
-	default:
-		return tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected context item");
 	}
 }
 
@@ -1331,7 +1313,26 @@ void *tb_ind_prop(text_parse *px, const text_tok *name, void *prop)
 	return ip;
 }
 
-static int ind_prop_add(text_parse *px, void *list, IndAudPropertyParm_t *ip);
+/*
+ * "p/n, p/n=v" in an audit is one IndAudPropertyParm: the name being audited
+ * and the value it is audited for (Erlang megaco reads it so, and its BER
+ * shows it). A property with no bare name before it stands on its own.
+ */
+static int ind_prop_add(text_parse *px, void *list, IndAudPropertyParm_t *ip)
+{
+	A_SEQUENCE_OF(IndAudPropertyParm_t) *l = list;
+	IndAudPropertyParm_t *last = l->count ? l->array[l->count - 1] : NULL;
+	if (ip->propertyParms && last && !last->propertyParms && last->name.size == ip->name.size &&
+	    memcmp(last->name.buf, ip->name.buf, ip->name.size) == 0) {
+		last->propertyParms = ip->propertyParms;
+		return 0;
+	}
+	return add(px, list, ip);
+}
+
+/* ind_prop_add() to the OPTIONAL list node `node`, made on the first. */
+#define IND_PROP_ADD(px, node, ip)                                                             \
+	(!(node) && !((node) = tb_new(px, sizeof *(node))) ? -1 : ind_prop_add(px, &(node)->list, ip))
 
 void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 {
@@ -1381,12 +1382,10 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 		         "a property in ContextAudit"))
 			return NULL;
 		void *ip = it->kind == TI_A_PKGD ? it->p : tb_ind_prop(px, NULL, it->p);
-		if (!c->contextPropAud && !(c->contextPropAud = NEW(px, struct ContextAttrAuditRequest__contextPropAud)))
-			return NULL;
-		rc = ind_prop_add(px, &c->contextPropAud->list, ip);
+		rc = ip ? IND_PROP_ADD(px, c->contextPropAud, ip) : -1;
 		break;
 	}
-	case TI_A_NESTED: {
+	default: { /* TI_A_NESTED */
 		/* ContextAttr { ... } inside ContextAudit: same fields, merged; each at most once. */
 		ContextAttrAuditRequest_t *n = it->p;
 		if (GATE(px, it->off, MEGACO_SINCE_ContextAttrAuditRequest_contextPropAud, "ContextAttr"))
@@ -1398,21 +1397,15 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 		    (n->selectiepscallind && c->selectiepscallind) || (n->selectLogic && c->selectLogic))
 			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off,
 			               "ContextAttr repeats an item of its ContextAudit"), NULL;
-		if (n->contextPropAud) {
-			if (!c->contextPropAud && !(c->contextPropAud = NEW(px, struct ContextAttrAuditRequest__contextPropAud)))
+		for (int i = 0; n->contextPropAud && i < n->contextPropAud->list.count; i++)
+			if (IND_PROP_ADD(px, c->contextPropAud, n->contextPropAud->list.array[i]))
 				return NULL;
-			for (int i = 0; i < n->contextPropAud->list.count; i++)
-				if (ind_prop_add(px, &c->contextPropAud->list, n->contextPropAud->list.array[i]))
-					return NULL;
-		}
 #define TAKE(f) if (n->f) c->f = n->f
 		TAKE(topology); TAKE(emergency); TAKE(priority); TAKE(iepscallind);
 		TAKE(selectpriority); TAKE(selectemergency); TAKE(selectiepscallind); TAKE(selectLogic);
 #undef TAKE
 		break;
 	}
-	default:
-		rc = tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected context audit item");
 	}
 #undef AUD_ONCE
 	return rc ? NULL : c;
@@ -1505,7 +1498,6 @@ int tb_topology_done(text_parse *px, tb_list *l, size_t off)
 
 static AuditDescriptor_t empty_audit;
 
-/* Whether an audit descriptor names DigitMap or Packages (as a token or a descriptor). */
 /* A command request with the O-/W- flags of its keyword, or NULL. */
 static CommandRequest_t *command_request(text_parse *px, const text_tok *kw)
 {
@@ -1524,8 +1516,7 @@ void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
 	Command_t *c = &cr->command;
 	switch (kw->kw) {
 	case TEXT_KW_ADD: case TEXT_KW_MOVE: case TEXT_KW_MODIFY: {
-		AmmRequest_t *a = kw->kw == TEXT_KW_ADD ? &c->choice.addReq
-		                  : kw->kw == TEXT_KW_MOVE ? &c->choice.moveReq : &c->choice.modReq;
+		AmmRequest_t *a = &c->choice.addReq; /* same type in all three */
 		c->present = kw->kw == TEXT_KW_ADD ? Command_PR_addReq
 		             : kw->kw == TEXT_KW_MOVE ? Command_PR_moveReq : Command_PR_modReq;
 		LIST_INTO(a->terminationID.list, tids);
@@ -1548,11 +1539,9 @@ void *tb_command(text_parse *px, const text_tok *kw, tb_list *tids, void *body)
 		                                           : Command_PR_auditCapRequest;
 		a->terminationID = *(TerminationID_t *)tids->list.array[0];
 		a->auditDescriptor = body ? *(AuditDescriptor_t *)body : empty_audit;
-		if (tids->list.count > 1) { /* brackets: v3 (tb_tid_brackets), as the ASN.1 list */
-			if (!(a->terminationIDList = NEW(px, TerminationIDList_t)))
-				return NULL;
-			LIST_INTO(a->terminationIDList->list, tids);
-		}
+		/* brackets: v3 (tb_tid_brackets), as the ASN.1 list */
+		if (tids->list.count > 1 && !(a->terminationIDList = NEW_LIST(px, TerminationIDList_t, tids)))
+			return NULL;
 		return cr;
 	}
 	default: { /* ServiceChange */
@@ -1599,8 +1588,7 @@ static size_t after_comma(const text_parse *px, size_t comma)
 {
 	size_t i = comma + 1;
 	for (;;) {
-		while (i < px->len && (px->in[i] == ' ' || px->in[i] == '\t' || px->in[i] == '\r' ||
-		                       px->in[i] == '\n'))
+		while (i < px->len && is_lwsp((char)px->in[i]))
 			i++;
 		if (i >= px->len || px->in[i] != ';')
 			return i;
@@ -1629,8 +1617,9 @@ tb_list *tb_amm_list(text_parse *px, tb_list *l, const text_item *it, size_t com
 		return NULL;
 	switch (it->kind) {
 	DESC_CASES(Amm, AmmDescriptor)
-	case TI_AUDIT: d->present = AmmDescriptor_PR_auditDescriptor; d->choice.auditDescriptor = *(AuditDescriptor_t *)it->p; break;
-	default: return tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected descriptor"), NULL;
+	default: /* TI_AUDIT */
+		d->present = AmmDescriptor_PR_auditDescriptor;
+		d->choice.auditDescriptor = *(AuditDescriptor_t *)it->p;
 	}
 	if (!(l = push(px, l, d)))
 		return NULL;
@@ -1680,8 +1669,9 @@ tb_list *tb_arp_list(text_parse *px, tb_list *l, const text_item *it)
 	DESC_CASES(Arp, AuditReturnParameter)
 	case TI_OBSEVENTS: d->present = AuditReturnParameter_PR_observedEventsDescriptor; d->choice.observedEventsDescriptor = *(ObservedEventsDescriptor_t *)it->p; break;
 	case TI_PACKAGES: d->present = AuditReturnParameter_PR_packagesDescriptor; LIST_INTO(d->choice.packagesDescriptor.list, (tb_list *)it->p); break;
-	case TI_ERROR: d->present = AuditReturnParameter_PR_errorDescriptor; d->choice.errorDescriptor = *(ErrorDescriptor_t *)it->p; break;
-	default: return tb_fail(px, MEGACO_ERR_INTERNAL, it->off, "unexpected audit return"), NULL;
+	default: /* TI_ERROR */
+		d->present = AuditReturnParameter_PR_errorDescriptor;
+		d->choice.errorDescriptor = *(ErrorDescriptor_t *)it->p;
 	}
 	return add(px, &l->list, d) ? NULL : l;
 }
@@ -1715,17 +1705,13 @@ void *tb_command_reply(text_parse *px, const text_tok *kw, tb_list *tids, tb_lis
 		return NULL;
 	switch (kw->kw) {
 	case TEXT_KW_ADD: case TEXT_KW_MOVE: case TEXT_KW_MODIFY: case TEXT_KW_SUBTRACT: {
-		static const CommandReply_PR pr[] = {CommandReply_PR_addReply, CommandReply_PR_moveReply,
-		                                     CommandReply_PR_modReply, CommandReply_PR_subtractReply};
-		int i = kw->kw == TEXT_KW_ADD ? 0 : kw->kw == TEXT_KW_MOVE ? 1 : kw->kw == TEXT_KW_MODIFY ? 2 : 3;
-		r->present = pr[i];
+		r->present = kw->kw == TEXT_KW_ADD ? CommandReply_PR_addReply
+		             : kw->kw == TEXT_KW_MOVE ? CommandReply_PR_moveReply
+		             : kw->kw == TEXT_KW_MODIFY ? CommandReply_PR_modReply : CommandReply_PR_subtractReply;
 		AmmsReply_t *a = &r->choice.addReply; /* same type in all four */
 		LIST_INTO(a->terminationID.list, tids);
-		if (audit) {
-			if (!(a->terminationAudit = NEW(px, TerminationAudit_t)))
-				return NULL;
-			LIST_INTO(a->terminationAudit->list, audit);
-		}
+		if (audit && !(a->terminationAudit = NEW_LIST(px, TerminationAudit_t, audit)))
+			return NULL;
 		return r;
 	}
 	case TEXT_KW_NOTIFY:
@@ -1734,20 +1720,18 @@ void *tb_command_reply(text_parse *px, const text_tok *kw, tb_list *tids, tb_lis
 		if (audit && !(r->choice.notifyReply.errorDescriptor = only_error(px, audit, kw->off)))
 			return NULL;
 		return r;
-	case TEXT_KW_SERVICE_CHANGE:
+	case TEXT_KW_SERVICE_CHANGE: {
+		ServiceChangeResult_t *res = &r->choice.serviceChangeReply.serviceChangeResult;
+		ErrorDescriptor_t *e = audit ? only_error(px, audit, kw->off) : NULL;
+		if (audit && !e)
+			return NULL;
 		r->present = CommandReply_PR_serviceChangeReply;
 		LIST_INTO(r->choice.serviceChangeReply.terminationID.list, tids);
-		if (audit) {
-			ErrorDescriptor_t *e = only_error(px, audit, kw->off);
-			if (!e)
-				return NULL;
-			r->choice.serviceChangeReply.serviceChangeResult.present = ServiceChangeResult_PR_errorDescriptor;
-			r->choice.serviceChangeReply.serviceChangeResult.choice.errorDescriptor = *e;
-		} else {
-			r->choice.serviceChangeReply.serviceChangeResult.present =
-				ServiceChangeResult_PR_serviceChangeResParms;
-		}
+		res->present = e ? ServiceChangeResult_PR_errorDescriptor : ServiceChangeResult_PR_serviceChangeResParms;
+		if (e)
+			res->choice.errorDescriptor = *e;
 		return r;
+	}
 	default: { /* AuditValue / AuditCapability */
 		r->present = kw->kw == TEXT_KW_AUDIT_VALUE ? CommandReply_PR_auditValueReply
 		                                           : CommandReply_PR_auditCapReply;
@@ -1849,21 +1833,21 @@ static int stream_parm(text_parse *px, StreamParms_t *sp, const text_item *it)
 	}
 }
 
-void *tb_stream_parms(text_parse *px, void *p, const text_item *it)
-{
-	StreamParms_t *sp = p;
-	if (!sp && !(sp = NEW(px, StreamParms_t)))
-		return NULL;
-	return stream_parm(px, sp, it) ? NULL : sp;
-}
-
 /*
  * Media and an audit's Media have the same shape: a TerminationState, and
  * stream parameters either bare (one stream) or in Stream descriptors, never
  * both. One body serves the two model types (PR: their streams' CHOICE
- * prefix; parm: the bare parameters' builder).
+ * prefix; parm: the builder of one stream's parameters, and parms_fn the
+ * grammar's, which makes the StreamParms on the first).
  */
-#define MEDIA_BUILDER(fn, MD, PR, SD, SP, parm)                                                \
+#define MEDIA_BUILDER(fn, MD, PR, SD, parms_fn, SP, parm)                                      \
+	void *parms_fn(text_parse *px, void *p, const text_item *it)                               \
+	{                                                                                          \
+		SP *sp = p;                                                                            \
+		if (!sp && !(sp = NEW(px, SP)))                                                        \
+			return NULL;                                                                       \
+		return parm(px, sp, it) ? NULL : sp;                                                   \
+	}                                                                                          \
 	void *fn(text_parse *px, void *p, const text_item *it)                                     \
 	{                                                                                          \
 		MD *md = p;                                                                            \
@@ -1896,7 +1880,7 @@ void *tb_stream_parms(text_parse *px, void *p, const text_item *it)
 	}
 
 MEDIA_BUILDER(tb_media, MediaDescriptor_t, MediaDescriptor__streams_PR_, StreamDescriptor_t,
-              StreamParms_t, stream_parm)
+              tb_stream_parms, StreamParms_t, stream_parm)
 
 static int sdp_name_ok(const char *s, size_t n)
 {
@@ -2182,25 +2166,27 @@ static NotifyBehaviour_t *notify_behaviour(text_parse *px, const text_item *it)
 	return nb;
 }
 
-/* Fills a RequestedEvent (second == 0) or SecondRequestedEvent from its parameters. */
+/*
+ * Fills a RequestedEvent (second == 0) or SecondRequestedEvent from its
+ * parameters: -1 on error, else whether one of them is an action (the
+ * event's actions are kept then).
+ */
 static int event_params(text_parse *px, tb_list *params, int second, StreamID_t **stream,
                         void *evpar_list, BOOLEAN_t **keep, EventDM_t **dm, SignalsDescriptor_t **sig,
-                        SecondEventsDescriptor_t **sec, NotifyBehaviour_t **nb, NULL_t **rse,
-                        int *have_actions)
+                        SecondEventsDescriptor_t **sec, NotifyBehaviour_t **nb, NULL_t **rse)
 {
 	/* At most once each (eventParameter and secondEventParameter in the ABNF). */
 	static const char *const where = "an event's parameters";
-	int embedded = 0, rc = 0;
+	int embedded = 0, have = 0, rc = 0;
 	for (int i = 0; !rc && params && i < params->list.count; i++) {
 		const text_item *it = params->list.array[i];
-		*have_actions |= it->kind != TI_STREAM_ID && it->kind != TI_PROP;
 		switch (it->kind) {
 		case TI_STREAM_ID:
 			rc = ONCE(*stream, "Stream", new_long(px, it->n));
-			break;
+			continue;
 		case TI_PROP:
 			rc = add(px, evpar_list, event_parm(px, it->p));
-			break;
+			continue;
 		case TI_KEEP_ACTIVE:
 			if (!*keep && *sig)
 				return tb_exclusive(px, it->off, TEXT_KW_EMBED,
@@ -2234,8 +2220,9 @@ static int event_params(text_parse *px, tb_list *params, int second, StreamID_t 
 			rc = SINCE_ONCE(*rse, "ResetEventsDescriptor",
 			                MEGACO_SINCE_RequestedActions_resetEventsDescriptor, new_int(px, 0));
 		}
+		have = 1;
 	}
-	return rc;
+	return rc ? -1 : have;
 }
 
 void *tb_events(text_parse *px, const text_tok *rid, tb_list *events, int second)
@@ -2253,13 +2240,11 @@ void *tb_events(text_parse *px, const text_tok *rid, tb_list *events, int second
 			event_raw *r = events->list.array[i];                                            \
 			RE *re = NEW(px, RE);                                                            \
 			RA *ra = NEW(px, RA);                                                            \
-			int have = 0;                                                                    \
-			if (!re || !ra || set_tok(px, &re->pkgdName, &r->name) ||                        \
-			    event_params(px, r->params, second, &re->streamID, &re->evParList.list,     \
-			                 &ra->keepActive, &ra->eventDM, &ra->signalsDescriptor,         \
-			                 SECOND_EVENT, &ra->notifyBehaviour, &ra->resetEventsDescriptor, \
-			                 &have) ||                                                       \
-			    add(px, &ed->eventList.list, re))                                            \
+			int have = !re || !ra || set_tok(px, &re->pkgdName, &r->name) ? -1              \
+			    : event_params(px, r->params, second, &re->streamID, &re->evParList.list,   \
+			                   &ra->keepActive, &ra->eventDM, &ra->signalsDescriptor,       \
+			                   SECOND_EVENT, &ra->notifyBehaviour, &ra->resetEventsDescriptor); \
+			if (have < 0 || add(px, &ed->eventList.list, re))                                \
 				return NULL;                                                                 \
 			if (have)                                                                        \
 				re->eventAction = ra;                                                        \
@@ -2280,11 +2265,6 @@ void *tb_embed(text_parse *px, tb_list *signals, void *events)
 		e->events = events;
 	}
 	return e;
-}
-
-static int is_lwsp(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
 /* "T:1, S:23, L:99, Z:5, (body)" -> timers + body (blanks around it trimmed). */
@@ -2650,33 +2630,8 @@ static int ia_stream_parm(text_parse *px, IndAudStreamParms_t *sp, const text_it
 	}
 }
 
-void *tb_ia_stream_parms(text_parse *px, void *p, const text_item *it)
-{
-	IndAudStreamParms_t *sp = p;
-	if (!sp && !(sp = NEW(px, IndAudStreamParms_t)))
-		return NULL;
-	return ia_stream_parm(px, sp, it) ? NULL : sp;
-}
-
 MEDIA_BUILDER(tb_ia_media, IndAudMediaDescriptor_t, IndAudMediaDescriptor__streams_PR_,
-              IndAudStreamDescriptor_t, IndAudStreamParms_t, ia_stream_parm)
-
-/*
- * "p/n, p/n=v" in an audit is one IndAudPropertyParm: the name being audited
- * and the value it is audited for (Erlang megaco reads it so, and its BER
- * shows it). A property with no bare name before it stands on its own.
- */
-static int ind_prop_add(text_parse *px, void *list, IndAudPropertyParm_t *ip)
-{
-	A_SEQUENCE_OF(IndAudPropertyParm_t) *l = list;
-	IndAudPropertyParm_t *last = l->count ? l->array[l->count - 1] : NULL;
-	if (ip->propertyParms && last && !last->propertyParms && last->name.size == ip->name.size &&
-	    memcmp(last->name.buf, ip->name.buf, ip->name.size) == 0) {
-		last->propertyParms = ip->propertyParms;
-		return 0;
-	}
-	return add(px, list, ip);
-}
+              IndAudStreamDescriptor_t, tb_ia_stream_parms, IndAudStreamParms_t, ia_stream_parm)
 
 void *tb_ia_local_control(text_parse *px, void *p, const text_item *it)
 {
@@ -2703,10 +2658,7 @@ void *tb_ia_local_control(text_parse *px, void *p, const text_item *it)
 		if (it->n && GATE(px, it->off, MEGACO_SINCE_IndAudPropertyParm_propertyParms,
 		                  "an audit for a property value"))
 			return NULL;
-		if (!lc->propertyParms &&
-		    !(lc->propertyParms = NEW(px, struct IndAudLocalControlDescriptor__propertyParms)))
-			return NULL;
-		return ind_prop_add(px, &lc->propertyParms->list, it->p) ? NULL : lc;
+		return IND_PROP_ADD(px, lc->propertyParms, it->p) ? NULL : lc;
 	}
 }
 

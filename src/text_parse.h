@@ -90,35 +90,17 @@ typedef struct text_parse {
 } text_parse;
 
 /*
- * A zeroed list item for a grammar action: from px->items while they last (a
- * corpus message uses fewer than 60), then from the message arena. NULL, with
- * px->err set, when out of memory.
- */
-static inline text_item *text_item_new(text_parse *px)
-{
-	text_item *it;
-	if (px->nitems < TEXT_ITEM_POOL) {
-		it = &px->items[px->nitems++];
-		memset(it, 0, sizeof *it);
-		return it;
-	}
-	it = arena_alloc(px->A, sizeof *it);
-	if (!it)
-		tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory");
-	return it;
-}
-
-/*
- * text_item_new with its fields set: one aggregate store (the rest zero)
- * instead of a clear and then four stores.
+ * A list item for a grammar action, with its fields set (the rest zero):
+ * from px->items while they last (a corpus message uses fewer than 60), then
+ * from the message arena. NULL, with px->err set, when out of memory.
  */
 static inline text_item *text_item_make(text_parse *px, int kind, void *p, long n, size_t off)
 {
 	text_item *it;
 	if (px->nitems < TEXT_ITEM_POOL)
 		it = &px->items[px->nitems++];
-	else if (!(it = text_item_new(px)))
-		return NULL;
+	else if (!(it = arena_alloc(px->A, sizeof *it)))
+		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory"), NULL;
 	*it = (text_item){.kind = kind, .n = n, .p = p, .off = off};
 	return it;
 }
