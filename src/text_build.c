@@ -513,12 +513,10 @@ static inline int ci_eq(const char *a, size_t n, const char *b)
 
 int tb_on_off(text_parse *px, const text_tok *t, long *out)
 {
-	if (ci_eq(TXT(px, t), t->len, "ON"))
-		*out = 1;
-	else if (ci_eq(TXT(px, t), t->len, "OFF"))
-		*out = 0;
-	else
+	int on = ci_eq(TXT(px, t), t->len, "ON");
+	if (!on && !ci_eq(TXT(px, t), t->len, "OFF"))
 		return syntax(px, t, "ON or OFF");
+	*out = on;
 	return 0;
 }
 
@@ -944,32 +942,13 @@ void *tb_body_transactions(text_parse *px, tb_list *transactions)
 	return b;
 }
 
-static int split_slash(text_parse *px, const text_tok *t, text_tok parts[3], int *n)
-{
-	*n = 0;
-	const char *s = TXT(px, t);
-	uint32_t start = 0;
-	for (uint32_t i = 0; i <= t->len; i++) {
-		if (i == t->len || s[i] == '/') {
-			if (*n == 3)
-				return syntax(px, t, "id[/segment[/END]]");
-			parts[*n] = (text_tok){t->off + start, i - start, -1, 0};
-			(*n)++;
-			start = i + 1;
-		}
-	}
-	return 0;
-}
-
 static int parse_segment(text_parse *px, const text_tok *t, unsigned long *id, long **seg,
                          int **complete, int need_seg)
 {
-	text_tok p[3];
-	int n;
+	const char *s = TXT(px, t);
 	if (!need_seg) {
 		/* Mostly a plain id: digits only. A '/' (or anything else) stops the
 		 * loop, and then the token goes the general way below. */
-		const char *s = TXT(px, t);
 		unsigned long v = 0;
 		unsigned d;
 		size_t i = 0;
@@ -982,16 +961,25 @@ static int parse_segment(text_parse *px, const text_tok *t, unsigned long *id, l
 			return 0;
 		}
 	}
-	if (split_slash(px, t, p, &n) || parse_uint(px, TXT(px, &p[0]), p[0].len, p[0].off,
-	                                                 4294967295u, id))
+	text_tok p[3]; /* id[/segment[/END]] */
+	int n = 0;
+	for (uint32_t i = 0, start = 0; i <= t->len; i++) {
+		if (i < t->len && s[i] != '/')
+			continue;
+		if (n == 3)
+			return syntax(px, t, "id[/segment[/END]]");
+		p[n++] = (text_tok){t->off + start, i - start, -1, 0};
+		start = i + 1;
+	}
+	if (parse_uint(px, TXT(px, &p[0]), p[0].len, p[0].off, 4294967295u, id))
 		return -1;
 	if (need_seg && n < 2)
 		return syntax(px, t, "transaction/segment");
 	if (n >= 2) {
-		unsigned long s;
+		unsigned long sn;
 		if (GATE(px, p[1].off, MEGACO_SINCE_TransactionReply_segmentNumber, "a segment number") ||
-		    parse_uint(px, TXT(px, &p[1]), p[1].len, p[1].off, 65535, &s) ||
-		    !(*seg = new_long(px, (long)s)))
+		    parse_uint(px, TXT(px, &p[1]), p[1].len, p[1].off, 65535, &sn) ||
+		    !(*seg = new_long(px, (long)sn)))
 			return -1;
 	}
 	if (n == 3) {
@@ -1084,19 +1072,14 @@ tb_list *tb_ack_list(text_parse *px, tb_list *l, const text_tok *t)
 	if (!a)
 		return NULL;
 	const char *s = TXT(px, t);
-	const char *dash = NULL;
-	for (size_t i = 0; i < t->len; i++) { /* a few digits: no call for memchr */
-		if (s[i] == '-') {
-			dash = s + i;
-			break;
-		}
-	}
-	size_t n1 = dash ? (size_t)(dash - s) : t->len;
+	size_t n1 = 0; /* first[-last]: a few digits, no call for memchr */
+	while (n1 < t->len && s[n1] != '-')
+		n1++;
 	if (parse_uint(px, s, n1, t->off, 4294967295u, &a->firstAck))
 		return NULL;
-	if (dash) {
+	if (n1 < t->len) {
 		unsigned long last;
-		if (parse_uint(px, dash + 1, t->len - n1 - 1, t->off, 4294967295u, &last) ||
+		if (parse_uint(px, s + n1 + 1, t->len - n1 - 1, t->off, 4294967295u, &last) ||
 		    !(a->lastAck = new_ulong(px, last)))
 			return NULL;
 	}
@@ -2372,17 +2355,16 @@ int tb_list_signal(text_parse *px, const void *sig, const text_tok *name)
 	               "SignalType missing in a signal of a SignalList (it is needed exactly once)");
 }
 
-/* Whether a list of SigParameter or EventParameter (their name first) has name already. */
+/*
+ * Whether a list of SigParameter, EventParameter or StatisticsParameter
+ * (their name first) has name already.
+ */
 static int name_in(const void *list, const OCTET_STRING_t *name)
 {
 	const A_SEQUENCE_OF(OCTET_STRING_t) *l = list; /* each member starts with its name */
-	for (int i = 0; i < l->count; i++) {
-		const OCTET_STRING_t *n = l->array[i];
-		if (n->size != name->size)
-			continue;
-		if (text_same_name(n, name))
+	for (int i = 0; i < l->count; i++)
+		if (text_same_name(l->array[i], name))
 			return 1;
-	}
 	return 0;
 }
 
@@ -2536,10 +2518,8 @@ void *tb_stat(text_parse *px, const text_tok *name, void *values)
 /* statisticsParameter: each statistic at most once. */
 int tb_stat_add(text_parse *px, tb_list *l, void *stat, size_t comma)
 {
-	const StatisticsParameter_t *st = stat;
-	for (int i = 0; i < l->list.count; i++)
-		if (text_same_name(&((const StatisticsParameter_t *)l->list.array[i])->statName, &st->statName))
-			return tb_twice(px, after_comma(px, comma), "a statistic", "Statistics");
+	if (name_in(&l->list, &((const StatisticsParameter_t *)stat)->statName))
+		return tb_twice(px, after_comma(px, comma), "a statistic", "Statistics");
 	return add(px, &l->list, stat);
 }
 
@@ -2693,16 +2673,14 @@ void *tb_ia_sdp(text_parse *px, const text_tok *body)
 	if (!lr || !ia)
 		return NULL;
 	/* Audit of Local/Remote: the names of the first group's lines. */
-	if (lr->propGrps.list.count) {
-		PropertyGroup_t *g = lr->propGrps.list.array[0];
-		for (int i = 0; i < g->list.count; i++) {
-			IndAudPropertyParm_t *ip = NEW(px, IndAudPropertyParm_t);
-			if (!ip)
-				return NULL;
-			ip->name = g->list.array[i]->name;
-			if (add(px, &ia->propGrps.list, ip))
-				return NULL;
-		}
+	PropertyGroup_t *g = lr->propGrps.list.count ? lr->propGrps.list.array[0] : NULL;
+	for (int i = 0; g && i < g->list.count; i++) {
+		IndAudPropertyParm_t *ip = NEW(px, IndAudPropertyParm_t);
+		if (!ip)
+			return NULL;
+		ip->name = g->list.array[i]->name;
+		if (add(px, &ia->propGrps.list, ip))
+			return NULL;
 	}
 	return ia;
 }
