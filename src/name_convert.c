@@ -41,8 +41,6 @@ typedef struct conv {
 	unsigned at_type;
 } conv;
 
-static const char *const kind_names[] = { "property", "event", "signal", "statistic" };
-
 /* --- errors ------------------------------------------------------------------ */
 
 static int fail(conv *c, int code, const char *what, const OCTET_STRING_t *os)
@@ -63,7 +61,8 @@ static int fail(conv *c, int code, const char *what, const OCTET_STRING_t *os)
 	/* The path gets the room the rest leaves (model_path_named() cuts its front). */
 	char path[sizeof c->err->message];
 	int head = snprintf(NULL, 0, "%s %s%s%s has no %s form, at ", what, q, shown, q, form);
-	model_path_named(c->root, schema_types[c->at_type].name, c->at, path, sizeof path - (size_t)head);
+	model_path_named(c->root, schema_types[c->at_type].name, c->at, path,
+	                 sizeof path - (size_t)head);
 	return set_error(c->err, code, 0, "%s %s%s%s has no %s form, at %s", what, q, shown, q, form,
 	                 path);
 }
@@ -130,38 +129,37 @@ static int conv_tid(conv *c, TerminationID_t *t)
 	return MEGACO_OK;
 }
 
-/* A PkgdName of the given kind; *item gets the registry item for parameters. */
-static int conv_pkgd(conv *c, OCTET_STRING_t *os, megaco_item_kind kind, const reg_item **item)
+/*
+ * A name of the registry: a PkgdName of kind SN_PROPERTY..SN_STATISTIC (4
+ * octets; *item gets the registry's item, for the parameters below it), a
+ * package name or a parameter name of *item (2 octets).
+ */
+static int conv_reg(conv *c, OCTET_STRING_t *os, unsigned sn, const reg_item **item)
 {
+	static const char *const what[] = { [SN_PACKAGE] = "package", [SN_PROPERTY] = "property",
+		[SN_EVENT] = "event", [SN_SIGNAL] = "signal", [SN_STATISTIC] = "statistic",
+		[SN_EVENT_PARAM] = "parameter", [SN_SIGNAL_PARAM] = "parameter" };
+	_Static_assert(SN_EVENT - SN_PROPERTY == MEGACO_ITEM_EVENT && SN_SIGNAL - SN_PROPERTY ==
+	               MEGACO_ITEM_SIGNAL && SN_STATISTIC - SN_PROPERTY == MEGACO_ITEM_STATISTIC,
+	               "SN_PROPERTY.. in megaco_item_kind's order");
+	megaco_item_kind kind = (megaco_item_kind)(sn - SN_PROPERTY);
+	int pkgd = sn >= SN_PROPERTY && sn <= SN_STATISTIC, param = !pkgd && sn != SN_PACKAGE;
+	const char *name = (const char *)os->buf;
+	size_t n = (size_t)os->size, len = pkgd ? 4 : 2;
 	if (c->to_binary) {
 		uint8_t id[4];
-		if (reg_name_to_id(c->reg, kind, (const char *)os->buf, (size_t)os->size, id, item))
-			return fail(c, MEGACO_ERR_UNKNOWN_NAME, kind_names[kind], os);
-		return set_octets(c, os, id, 4);
+		if (pkgd    ? reg_name_to_id(c->reg, kind, name, n, id, item)
+		    : param ? reg_param_to_id(*item, name, n, id)
+		            : reg_package_to_id(c->reg, name, n, id))
+			return fail(c, MEGACO_ERR_UNKNOWN_NAME, what[sn], os);
+		return set_octets(c, os, id, len);
 	}
-	if (os->size != 4)
-		return fail(c, MEGACO_ERR_UNKNOWN_NAME, kind_names[kind], os);
+	if (n != len)
+		return fail(c, MEGACO_ERR_UNKNOWN_NAME, what[sn], os);
 	char text[REG_NAME_MAX];
-	size_t n = reg_id_to_name(c->reg, kind, os->buf, text, item);
-	return set_octets(c, os, text, n);
-}
-
-/* A package name, or (param) a parameter name of item, the registry's event or signal. */
-static int conv_id2(conv *c, OCTET_STRING_t *os, int param, const reg_item *item)
-{
-	const char *what = param ? "parameter" : "package";
-	if (c->to_binary) {
-		uint8_t id[2];
-		if (param ? reg_param_to_id(item, (const char *)os->buf, (size_t)os->size, id)
-		          : reg_package_to_id(c->reg, (const char *)os->buf, (size_t)os->size, id))
-			return fail(c, MEGACO_ERR_UNKNOWN_NAME, what, os);
-		return set_octets(c, os, id, 2);
-	}
-	if (os->size != 2)
-		return fail(c, MEGACO_ERR_UNKNOWN_NAME, what, os);
-	char text[REG_NAME_MAX];
-	size_t n = param ? reg_param_to_name(item, os->buf, text)
-	                 : reg_package_to_name(c->reg, os->buf, text);
+	n = pkgd    ? reg_id_to_name(c->reg, kind, os->buf, text, item)
+	    : param ? reg_param_to_name(*item, os->buf, text)
+	            : reg_package_to_name(c->reg, os->buf, text);
 	return set_octets(c, os, text, n);
 }
 
@@ -219,16 +217,11 @@ static int member(conv *c, const schema_member *m, char *parent, const reg_item 
 	c->at = v;
 	c->at_type = m->type;
 	switch (m->name_kind) {
+	case SN_NONE:
+	case SN_SDP: return walk(c, m->type, v, *item);
 	case SN_TERMINATION_ID: return conv_tid(c, (TerminationID_t *)(void *)v);
-	case SN_PROPERTY: return conv_pkgd(c, (void *)v, MEGACO_ITEM_PROPERTY, item);
-	case SN_EVENT: return conv_pkgd(c, (void *)v, MEGACO_ITEM_EVENT, item);
-	case SN_SIGNAL: return conv_pkgd(c, (void *)v, MEGACO_ITEM_SIGNAL, item);
-	case SN_STATISTIC: return conv_pkgd(c, (void *)v, MEGACO_ITEM_STATISTIC, item);
-	case SN_EVENT_PARAM:
-	case SN_SIGNAL_PARAM: return conv_id2(c, (void *)v, 1, *item);
-	case SN_PACKAGE: return conv_id2(c, (void *)v, 0, NULL);
 	case SN_DIGIT_MAP: return conv_dialplan(c, (void *)v);
-	default: return walk(c, m->type, v, *item);
+	default: return conv_reg(c, (void *)v, m->name_kind, item);
 	}
 }
 
