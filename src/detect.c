@@ -210,17 +210,14 @@ static int aper_header(const unsigned char *p, size_t len, int *version)
 		return 0;
 	unsigned mid = take(&c, 3), alt;
 	switch (mid) {
-	case 0:                     /* ip4Address, ip6Address: port?, address, port */
-	case 1: {
+	case 0:                     /* ip4Address, ip6Address, domainName: port?, address, port */
+	case 1:
+	case 2: {
 		int port = (int)take(&c, 1);
-		octets(&c, mid ? 16 : 4, 0);
-		if (port)
-			octets(&c, 2, 0);
-		break;
-	}
-	case 2: {                   /* domainName: port?, IA5String, port */
-		int port = (int)take(&c, 1);
-		octets(&c, length(&c), 1);
+		if (mid == 2)
+			octets(&c, length(&c), 1); /* an IA5String */
+		else
+			octets(&c, mid ? 16 : 4, 0);
 		if (port)
 			octets(&c, 2, 0);
 		break;
