@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "read_file.h"
 #include "schema_emit.h"
 
 static gen_schema schema;
@@ -35,17 +36,13 @@ static int write_file(const char *dir, const char *name,
 		fprintf(stderr, "megaco-gen: cannot generate %s\n", name);
 		return -1;
 	}
-	FILE *old = fopen(path, "rb");
-	if (old) {
-		char *have = malloc(len + 1);
-		size_t got = have ? fread(have, 1, len + 1, old) : 0;
-		int same = have && got == len && !memcmp(have, text, len);
-		free(have);
-		fclose(old);
-		if (same) {
-			free(text);
-			return 0;
-		}
+	size_t have_len;
+	unsigned char *have = read_file(path, &have_len);
+	int same = have && have_len == len && !memcmp(have, text, len);
+	free(have);
+	if (same) {
+		free(text);
+		return 0;
 	}
 	FILE *out = fopen(path, "wb");
 	int rc = out && fwrite(text, 1, len, out) == len ? 0 : -1;

@@ -194,14 +194,11 @@ static void parse_members(module *m, const char *owner)
 
 static void parse_type(module *m, const char *owner)
 {
-	for (;;) { /* tags */
-		if (is(m, "[")) {
+	while (is(m, "[") || is(m, "IMPLICIT") || is(m, "EXPLICIT")) { /* tags */
+		if (is(m, "["))
 			skip_group(m);
-		} else if (is(m, "IMPLICIT") || is(m, "EXPLICIT")) {
+		else
 			m->pos++;
-		} else {
-			break;
-		}
 	}
 	if (is(m, "SEQUENCE") || is(m, "SET")) {
 		m->pos++;
@@ -229,13 +226,10 @@ static void parse_type(module *m, const char *owner)
 		parse_named(m, owner);
 		return;
 	}
-	if (is(m, "BIT") || is(m, "OCTET")) {
-		m->pos += 2; /* BIT STRING, OCTET STRING */
-	} else if (is(m, "OBJECT")) {
-		m->pos += 2; /* OBJECT IDENTIFIER */
-	} else {
+	if (is(m, "BIT") || is(m, "OCTET") || is(m, "OBJECT"))
+		m->pos += 2; /* BIT STRING, OCTET STRING, OBJECT IDENTIFIER */
+	else
 		m->pos++; /* INTEGER, BOOLEAN, NULL, IA5String, a type reference, ... */
-	}
 	if (is(m, "{"))
 		parse_named(m, owner);
 	while (is(m, "("))
