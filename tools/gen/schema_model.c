@@ -232,9 +232,8 @@ static int fill_members(gen_schema *s, int ti)
 		if (!list && el->name && !strcmp(td->name, gen_version_type) &&
 		    !strcmp(el->name, gen_version_member))
 			sm->flags |= SM_VERSION;
-		if (ss && i > ss->ext_after && i < ss->ext_before)
-			sm->flags |= SM_EXTENSION;
-		if (cs && cs->ext_start >= 0 && i >= cs->ext_start)
+		if ((ss && i > ss->ext_after && i < ss->ext_before) ||
+		    (cs && cs->ext_start >= 0 && i >= cs->ext_start))
 			sm->flags |= SM_EXTENSION;
 		if (sm->flags & SM_EXTENSION) {
 			if (!seen_ext)
@@ -251,12 +250,10 @@ static int fill_members(gen_schema *s, int ti)
 				return complain("optional members out of PER order", td->name);
 			opt++;
 		}
-		if (s->types[ci].t.kind == SK_BITS) {
-			char own[GEN_NAME];
-			join(own, sizeof own, s->types[ti].ctag, "__", mn);
-			if ((s->types[ci].t.flags & SF_NAMED_BITS) || has_bits(own))
-				sm->flags |= SM_NAMED_BITS;
-		}
+		/* Named bits of its type, or of the member itself (the table's owner is inl). */
+		if (s->types[ci].t.kind == SK_BITS &&
+		    ((s->types[ci].t.flags & SF_NAMED_BITS) || has_bits(inl)))
+			sm->flags |= SM_NAMED_BITS;
 		if (s->types[ci].td->name && !strcmp(s->types[ci].td->name, "TerminationID"))
 			sm->name_kind = SN_TERMINATION_ID;
 		for (const gen_name_fact *f = gen_name_facts; f->type; f++)
