@@ -4,9 +4,10 @@
  * names must be those the pretty text of the same message uses), converts
  * back, and encodes to the very same BER; encoding the text-form message
  * straight to BER/PER/APER gives the corpus bytes and leaves the message as
- * it was. Then: unknown names and the path in the error, a non-default
- * termination-ID layout, a vendor registry, and (once the text parser
- * exists) pretty text -> BER/PER/APER byte-identical to the corpus.
+ * it was. Then: unknown names and the path in the error (its end kept),
+ * a non-default termination-ID layout, a vendor registry, and (once the
+ * text parser exists) pretty text -> BER/PER/APER byte-identical to the
+ * corpus.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -272,6 +273,23 @@ static void test_unknown_names(void **state)
 	                 MEGACO_ERR_UNKNOWN_NAME);
 	assert_non_null(strstr(err.message, "00 09 00"));
 	assert_int_equal(megaco_message_name_form(m), MEGACO_NAMES_BINARY);
+	megaco_message_free(m);
+
+	/* A deep name: the path keeps its end (the member holding the name), losing its front. */
+	static const char deep[] =
+		"MEGACO/3 [124.124.124.222]:55555\n"
+		"Transaction = 9998 { Context = - { Add = 11111111/00000000/00000000 { Events = 1 { "
+		"al/of { Embed { Events = 2 { al/on { RegulatedNotify { Embed { Events = 3 { zz/top "
+		"} } } } } } } } } } }";
+	assert_int_equal(megaco_decode(MEGACO_ENC_PRETTY, deep, strlen(deep), NULL, &m, &err),
+	                 MEGACO_OK);
+	assert_int_equal(megaco_message_convert_names(m, MEGACO_NAMES_BINARY, NULL, &err),
+	                 MEGACO_ERR_UNKNOWN_NAME);
+	const char *tail = ".secondEvent.eventList[0].pkgdName";
+	size_t len_msg = strlen(err.message);
+	if (!strstr(err.message, "event \"zz/top\"") || !strstr(err.message, ", at ...") ||
+	    len_msg < strlen(tail) || strcmp(err.message + len_msg - strlen(tail), tail))
+		fail_msg("message: %s", err.message);
 	megaco_message_free(m);
 
 	assert_int_equal(megaco_message_convert_names(NULL, MEGACO_NAMES_TEXT, NULL, &err),
