@@ -106,8 +106,19 @@ int megaco_decode(megaco_encoding enc, const void *buf, size_t len, const megaco
 	return rc;
 }
 
-static int encode_into(const megaco_message *msg, megaco_encoding enc, const megaco_options *o,
-                       unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err)
+int encode_size_check(int rc, size_t len, const megaco_options *o, megaco_error *err)
+{
+	if ((rc == MEGACO_OK || rc == MEGACO_ERR_BUFFER_TOO_SMALL) && len > o->max_message_size)
+		return set_error(err, MEGACO_ERR_TOO_LARGE, 0,
+		                 "the encoding of %zu bytes exceeds max_message_size (%zu bytes)", len,
+		                 o->max_message_size);
+	return rc;
+}
+
+/* Out of line: megaco_encode's common case hands its call on without it. */
+static __attribute__((noinline)) int encode_into(const megaco_message *msg, megaco_encoding enc,
+                                                 const megaco_options *o, unsigned char *buf,
+                                                 size_t cap, size_t *out_len, megaco_error *err)
 {
 	/* A hand-built or edited model can hold anything; the encoders assume a sound tree. */
 	if (!msg->sound) {
@@ -152,29 +163,45 @@ static __attribute__((noinline)) int encode_scoped(const megaco_message *msg, me
 		arena_reset_blocks(&scratch);
 	if (scratch.failed && rc != MEGACO_OK && rc != MEGACO_ERR_NOMEM)
 		rc = set_error(err, MEGACO_ERR_NOMEM, 0, "out of memory");
-	return rc;
+	return encode_size_check(rc, *out_len, o, err); /* text_encode_message checks its own */
+}
+
+/* megaco_encode with options to resolve first, into a copy that this frame keeps. */
+static __attribute__((noinline)) int encode_resolved(const megaco_message *msg,
+                                                     megaco_encoding enc,
+                                                     const megaco_options *opts, void *buf,
+                                                     size_t cap, size_t *out_len,
+                                                     megaco_error *err)
+{
+	megaco_options store;
+	const megaco_options *o = options_resolve_copy(opts, &store);
+	if (o)
+		return megaco_encode(msg, enc, o, buf, cap, out_len, err);
+	clear_error(err);
+	return options_bad_version(opts, err);
 }
 
 int megaco_encode(const megaco_message *msg, megaco_encoding enc, const megaco_options *opts,
                   void *buf, size_t cap, size_t *out_len, megaco_error *err)
 {
-	megaco_options store;
-	const megaco_options *o = options_resolve(opts, &store);
+	if (!options_ready(opts))
+		return encode_resolved(msg, enc, opts, buf, cap, out_len, err);
 	clear_error(err); /* asn1c's descriptors: message_create() settled them for msg */
-	if (!o)
-		return options_bad_version(opts, err);
 	if (!msg || !out_len || (!buf && cap))
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "NULL message or output pointer");
 	*out_len = 0;
-	int rc = msg->form == MEGACO_NAMES_TEXT && enc_name_form(enc) == MEGACO_NAMES_TEXT
-	                 ? encode_into(msg, enc, o, buf, cap, out_len, err)
-	                 : encode_scoped(msg, enc, o, buf, cap, out_len, err);
-	/* What we write under these options, we read under them. */
-	if ((rc == MEGACO_OK || rc == MEGACO_ERR_BUFFER_TOO_SMALL) && *out_len > o->max_message_size)
-		rc = set_error(err, MEGACO_ERR_TOO_LARGE, 0,
-		               "the encoding of %zu bytes exceeds max_message_size (%zu bytes)", *out_len,
-		               o->max_message_size);
-	return rc;
+	if (msg->form != MEGACO_NAMES_TEXT || enc_name_form(enc) != MEGACO_NAMES_TEXT)
+		return encode_scoped(msg, enc, opts, buf, cap, out_len, err);
+	/*
+	 * Text from text names reaches no asn1c code (no scratch arena) and, from
+	 * a sound model, has only the version gate of encode_into to pass.
+	 */
+	if (!msg->sound)
+		return encode_into(msg, enc, opts, buf, cap, out_len, err);
+	int rc = version_check_model(msg->model, msg->model->mess.version, 0, err);
+	if (rc != MEGACO_OK)
+		return rc;
+	return text_encode_message(msg, enc == MEGACO_ENC_COMPACT, opts, buf, cap, out_len, err);
 }
 
 int megaco_encode_alloc(const megaco_message *msg, megaco_encoding enc, const megaco_options *opts,

@@ -42,14 +42,17 @@ struct megaco_message {
  * public entry points then fail with options_bad_version().
  */
 const megaco_options *options_resolve_copy(const megaco_options *opts, megaco_options *store);
+/* Options that need no copy: this version's, every limit resolved already. */
+static inline int options_ready(const megaco_options *opts)
+{
+	return opts && opts->version == MEGACO_OPTIONS_VERSION && opts->max_message_size &&
+	       opts->max_token_length && opts->max_depth && opts->max_depth <= MEGACO_DEPTH_CEILING;
+}
 static inline const megaco_options *options_resolve(const megaco_options *opts,
                                                     megaco_options *store)
 {
 	/* In line: every codec call asks, and nearly every caller's options need no copy. */
-	if (opts && opts->version == MEGACO_OPTIONS_VERSION && opts->max_message_size &&
-	    opts->max_token_length && opts->max_depth && opts->max_depth <= MEGACO_DEPTH_CEILING)
-		return opts;
-	return options_resolve_copy(opts, store);
+	return options_ready(opts) ? opts : options_resolve_copy(opts, store);
 }
 int options_bad_version(const megaco_options *opts, megaco_error *err);
 /* options_resolve(), the defaults for another version: for internal callers. */
@@ -90,6 +93,11 @@ static inline void clear_error(megaco_error *err)
 	err->column = 0;
 	err->message[0] = 0;
 }
+/*
+ * An encoder's last check, of rc and the length len it wrote or needs: what
+ * we write under options o, we read under them (max_message_size).
+ */
+int encode_size_check(int rc, size_t len, const megaco_options *o, megaco_error *err);
 /* Puts "prefix: " before err's message (a path, an encoding), cutting its end. */
 void error_prefix(megaco_error *err, const char *prefix);
 

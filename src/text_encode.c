@@ -2744,7 +2744,7 @@ TW_COLD int limits_check(const unsigned char *buf, size_t len, const megaco_opti
 	if (rc != MEGACO_OK && rc != MEGACO_ERR_NOMEM && rc != MEGACO_ERR_TOO_LARGE)
 		return set_error(err, MEGACO_ERR_INTERNAL, 0, "our own text does not scan: %s",
 		                 megaco_strerror(rc));
-	return rc == MEGACO_ERR_TOO_LARGE ? MEGACO_OK : rc; /* max_message_size: the caller's check */
+	return rc == MEGACO_ERR_TOO_LARGE ? MEGACO_OK : rc; /* the size limits: encode_size_check */
 }
 
 int text_encode_message(const megaco_message *msg, int compact, const megaco_options *o,
@@ -2779,11 +2779,12 @@ int text_encode_message(const megaco_message *msg, int compact, const megaco_opt
 	}
 	size_t len = tw_len(&e.w);
 	*out_len = len;
+	int rc = MEGACO_OK;
 	if (len > cap)
-		return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, cap,
-		                 "output needs %zu bytes, the buffer has %zu", len, cap);
-	if (len > o->max_token_length ||
-	    TEXT_NEST_FIXED + TEXT_NEST_PER_EMBED * e.depth_max > o->max_depth)
-		return limits_check(buf, len, o, err);
-	return MEGACO_OK;
+		rc = set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, cap,
+		               "output needs %zu bytes, the buffer has %zu", len, cap);
+	else if (len > o->max_token_length ||
+	         TEXT_NEST_FIXED + TEXT_NEST_PER_EMBED * e.depth_max > o->max_depth)
+		rc = limits_check(buf, len, o, err);
+	return len > o->max_message_size ? encode_size_check(rc, len, o, err) : rc;
 }

@@ -64,9 +64,9 @@ static int vc_bit(const void *p, long long n)
 
 int version_check_walk(const struct MegacoMessage *m, long version, int binary, megaco_error *err)
 {
-	int rc = check_version(version, 0, err);
-	if (rc != MEGACO_OK || version >= schema_types[SCHEMA_ROOT].newest)
-		return rc; /* nothing is newer: the walk's checks assume an older message */
+	/* Out of 1..3, or nothing is newer: the walk's checks assume an older message. */
+	if (version < 1 || version >= schema_types[SCHEMA_ROOT].newest)
+		return check_version(version, 0, err);
 	vc_ctx c = { (int)version, binary, err };
 	return vc_MegacoMessage(&c, m);
 }
