@@ -92,7 +92,7 @@ static int detect_ber(const unsigned char *p, size_t len, int *version)
 	 * decoder reports TRAILING_DATA at the right offset. Valid PER cannot
 	 * start with 0x30 (that would be version 96+ without authHeader).
 	 */
-	if (body > len - i && !(p[1] == 0x80 && len >= 4))
+	if (body > len - i)
 		return 0;
 	/* Best effort: step over the optional [0] authHeader to read the version. */
 	if (i + 1 < len && p[i] == 0xA0 && p[i + 1] < 0x80)
