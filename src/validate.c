@@ -98,7 +98,7 @@ static int check_value(const schema_node *n, void *ctx)
 		path_text(n, c->buf, c->cap);
 		return FOUND;
 	}
-	if (schema_constructed(t->kind) && n->depth > MODEL_DEPTH_LIMIT)
+	if (schema_constructed(t->kind) && n->depth > MEGACO_DEPTH_CEILING)
 		return bad(c, n, MEGACO_ERR_TOO_DEEP, "nested deeper than the limit (a cycle?)");
 	switch (t->kind) {
 	case SK_OCTETS:

@@ -11,14 +11,11 @@
 
 struct MegacoMessage;
 
-/* Model nesting (descriptor levels) the walk follows; deeper is TOO_DEEP. */
-#define MODEL_DEPTH_LIMIT MEGACO_DEPTH_CEILING
-
 /*
  * Returns MEGACO_OK, or CONSTRAINT (a CHOICE without a valid alternative, a
  * NULL list element or buffer with a size, a required element missing) or
- * TOO_DEEP (nesting past MODEL_DEPTH_LIMIT, which is what a cycle gives),
- * with the element's path in err.
+ * TOO_DEEP (nesting past MEGACO_DEPTH_CEILING levels, which is what a cycle
+ * gives), with the element's path in err.
  */
 int model_check(const struct MegacoMessage *model, megaco_error *err);
 
