@@ -36,8 +36,6 @@ megaco_arena *arena_set_current(megaco_arena *a)
 	return prev;
 }
 
-megaco_arena *arena_current(void) { return current; }
-
 void arena_init(megaco_arena *a, const megaco_allocator *al, size_t first_size)
 {
 	memset(a, 0, sizeof *a);

@@ -154,7 +154,6 @@ int arena_limit_hit(void);
  * one. Returns the previous value so scopes nest.
  */
 megaco_arena *arena_set_current(megaco_arena *a);
-megaco_arena *arena_current(void);
 
 extern const megaco_allocator megaco_default_allocator;
 

@@ -50,7 +50,7 @@ enum { W_OK = 0, W_SPACE = -1, W_CONSTRAINT = SW_CONSTRAINT, W_ENCODE = SW_ENCOD
        W_NOMEM = SW_NOMEM, W_DEEP = SW_DEEP, W_LEVELS = SW_LEVELS };
 
 /* What the leaf writers check (tools/gen/der_emit.c passes these). */
-enum { CK_NONE, CK_RANGE, CK_URANGE, CK_IA5, CK_CHARS };
+enum { CK_NONE, CK_RANGE, CK_URANGE, CK_IA5 };
 
 typedef struct writer {
 	unsigned char *lo;     /* lowest byte we may write */
@@ -297,22 +297,10 @@ w_null(writer *w, unsigned char *p, const char *at, const schema_member *m, unsi
 	return leaf_hdr(w, p, p, id, m);
 }
 
-/* Are the n octets at s all in lo..hi? */
-static NOINLINE int chars_ok(const unsigned char *s, size_t n, long long lo, long long hi)
-{
-	if (lo == 0 && hi == 127) /* IA5String and kin */
-		return schema_ascii(s, n);
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < lo || s[i] > hi)
-			return 0;
-	return 1;
-}
-
-/* OCTET STRING and IA5String: SIZE within [lo, hi], octets within [clo, chi]. */
+/* OCTET STRING and IA5String: SIZE within [lo, hi], and for CK_IA5 octets within 0..127. */
 static NOINLINE unsigned char *w_octets_any(writer *w, unsigned char *p, const char *at,
                                             const schema_member *m, unsigned char id, unsigned ck,
-                                            int ia5, long long lo, long long hi, long long clo,
-                                            long long chi)
+                                            int ia5, long long lo, long long hi)
 {
 	const OCTET_STRING_t *st = (const OCTET_STRING_t *)(const void *)at;
 	size_t n = (size_t)st->size;
@@ -325,7 +313,7 @@ static NOINLINE unsigned char *w_octets_any(writer *w, unsigned char *p, const c
 	if (w->check && ck != CK_NONE) {
 		if (st->size < lo || st->size > hi)
 			return stop(w, W_CONSTRAINT, m, "size out of range");
-		if ((ck == CK_IA5 || ck == CK_CHARS) && st->buf && !chars_ok(st->buf, n, clo, chi))
+		if (ck == CK_IA5 && st->buf && !schema_ascii(st->buf, n))
 			return stop(w, W_CONSTRAINT, m, "character outside the alphabet");
 	}
 	unsigned char *end = p;
@@ -337,40 +325,34 @@ static NOINLINE unsigned char *w_octets_any(writer *w, unsigned char *p, const c
 /* w_octets_any() in line: a string of up to 127 octets within its SIZE. */
 static inline __attribute__((always_inline)) unsigned char *
 w_octets(writer *w, unsigned char *p, const char *at, const schema_member *m, unsigned char id,
-         unsigned ck, int ia5, long long lo, long long hi, long long clo, long long chi)
+         unsigned ck, int ia5, long long lo, long long hi)
 {
 	const OCTET_STRING_t *st = (const OCTET_STRING_t *)(const void *)at;
 	size_t n = (size_t)st->size;
-	int chars = ck == CK_IA5 || ck == CK_CHARS;
 	if (LIKELY(id && st->buf && n <= 127 && room(w, p, n + 2) &&
 	           (ck == CK_NONE || (st->size >= lo && st->size <= hi)) &&
-	           (!chars || !w->check || chars_ok(st->buf, n, clo, chi)))) {
+	           (ck != CK_IA5 || !w->check || schema_ascii(st->buf, n)))) {
 		p = put_bytes(w, p, st->buf, n) - 2;
 		p[0] = id;
 		p[1] = (unsigned char)n;
 		return p;
 	}
-	return w_octets_any(w, p, at, m, id, ck, ia5, lo, hi, clo, chi);
+	return w_octets_any(w, p, at, m, id, ck, ia5, lo, hi);
 }
 
 /*
  * BIT STRING: the unused-bits octet, then the bits with the unused ones
  * cleared. With named bits, DER drops the trailing zero bits (X.690
- * 11.2.2), down to no bits at all.
+ * 11.2.2), down to no bits at all. (No BIT STRING of the module has a
+ * SIZE; the generator refuses one.)
  */
 static NOINLINE unsigned char *w_bits(writer *w, unsigned char *p, const char *at,
-                                      const schema_member *m, unsigned char id, unsigned ck,
-                                      int named, long long lo, long long hi)
+                                      const schema_member *m, unsigned char id, int named)
 {
 	const BIT_STRING_t *st = (const BIT_STRING_t *)(const void *)at;
-	if (w->check) {
-		if (!st->buf || (st->size == 0 && st->bits_unused) || st->bits_unused < 0 ||
-		    st->bits_unused > 7)
-			return stop(w, W_CONSTRAINT, m, "invalid BIT STRING padding");
-		long long bits = st->size ? (long long)st->size * 8 - st->bits_unused : 0;
-		if (ck != CK_NONE && (bits < lo || bits > hi))
-			return stop(w, W_CONSTRAINT, m, "size out of range");
-	}
+	if (w->check && (!st->buf || (st->size == 0 && st->bits_unused) || st->bits_unused < 0 ||
+	                 st->bits_unused > 7))
+		return stop(w, W_CONSTRAINT, m, "invalid BIT STRING padding");
 	if (!st->buf && st->size)
 		return stop(w, W_ENCODE, m, "string without contents");
 	size_t n = st->size > 0 ? (size_t)st->size : 0;

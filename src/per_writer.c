@@ -353,27 +353,6 @@ static NOINLINE int put_open(pw *w, int A, const char *m, value_writer *f)
 	return 0;
 }
 
-/* A list's item count under SIZE(lo..hi) (nbits >= 0; ext: extensible):
- * returns 0, or -1 when it is out of the root and cannot be extended.
- * *semi says the count goes out as length determinants instead. */
-static ALWAYS_INLINE __attribute__((unused)) int put_count(pw *w, int A, const schema_member *m, int count, int ext,
-                                   int nbits, long long lo, long long hi, int *semi)
-{
-	int out = count < lo || count > hi;
-	*semi = 0;
-	if (ext) {
-		put(w, (uint32_t)out, 1);
-		if (out) {
-			*semi = 1;
-			return 0;
-		}
-	} else if (out) {
-		return stop(w, W_CONSTRAINT, m, "number of items out of range");
-	}
-	put_whole(w, A, (uint64_t)(count - lo), nbits, (unsigned long long)(hi - lo) + 1);
-	return 0;
-}
-
 /* ---- leaves ------------------------------------------------------------------------------ */
 
 /* INTEGER in a long within lo..hi (an unsigned type keeps an unsigned long). */

@@ -165,13 +165,6 @@ static int ident(uint32_t tag, int cons)
 	return (int)((tag & 3) << 6 | (cons ? 0x20u : 0) | tag >> 2);
 }
 
-/* Is a value of this type constructed in its plain form? */
-static int plain_cons(int type)
-{
-	int k = S->types[type].t.kind;
-	return k == SK_SEQUENCE || k == SK_SEQUENCE_OF || k == SK_SET_OF || k == SK_CHOICE;
-}
-
 /*
  * Where member k of the struct at st goes: x set to its node (a pointer
  * member's, allocated and linked) or its place in st; "x" into tgt.
@@ -209,7 +202,7 @@ static void emit_sequence(int ti)
 	int i;
 	for (i = 0; i < t->count; i++) {
 		const schema_member *m = &el[i].m;
-		int cons = plain_cons(m->type), id = ident(m->tag, cons);
+		int cons = schema_constructed(S->types[m->type].t.kind), id = ident(m->tag, cons);
 		if (id < 0)
 			break;
 		/* A header per member, which stays in registers unless that member's reader needs it in memory. */
@@ -233,7 +226,7 @@ static void emit_list(int ti)
 	const schema_member *m = &S->members[t->first].m;
 	char size[2 * GEN_NAME + 32];
 	gen_size_expr(&S->types[m->type], size, sizeof size);
-	int cons = plain_cons(m->type), id = ident(m->tag, cons);
+	int cons = schema_constructed(S->types[m->type].t.kind), id = ident(m->tag, cons);
 	fprintf(out, "\n/* %s */\n%s pos l_%d(reader *r, char *st, pos p, pos lim, int indef, "
 	             "unsigned depth)\n{\n"
 	             "\tlist_items li;\n\tlist_start(r, &li);\n%s\tpos e;\n\tchar *x;\n"
@@ -283,7 +276,7 @@ static void emit_choice(int ti)
 	for (int i = 0; i < t->count; i++) {
 		int k = t->first + i;
 		const schema_member *m = &S->members[k].m;
-		int id = ident(m->tag, plain_cons(m->type) || m->tag_mode == 1);
+		int id = ident(m->tag, schema_constructed(S->types[m->type].t.kind) || m->tag_mode == 1);
 		if (id < 0)
 			continue;
 		fprintf(out, "\t\t\tcase 0x%02x: { /* %s */\n\t\t\t\thdr fh;\n"

@@ -23,7 +23,7 @@
 #include "schema_emit.h"
 
 /* What der_writer.c's leaf writers check (its CK_* values). */
-enum { CK_NONE, CK_RANGE, CK_URANGE, CK_IA5, CK_CHARS };
+enum { CK_NONE, CK_RANGE, CK_URANGE, CK_IA5 };
 
 /* A value as some member (or the root) holds it. */
 typedef struct dval {
@@ -39,6 +39,12 @@ typedef struct dval {
 static FILE *out;
 static const gen_schema *S;
 static int failed;
+
+static void refuse(const char *name, const char *why)
+{
+	fprintf(stderr, "der_emit: %s: %s\n", name ? name : "?", why);
+	failed = 1;
+}
 
 /*
  * Bounds of a PER range: what the check lets through. Extensible
@@ -64,12 +70,8 @@ static int header_id(const dval *d)
 	const schema_type *t = &S->types[d->type].t;
 	for (int i = 0; i <= t->tag_count; i++) {
 		uint32_t tag = i < t->tag_count ? S->tags[t->tags + i] : d->tag_mode ? d->tag : 0;
-		if ((tag >> 2) > 30) {
-			/* None in the module; der_writer.c writes one-octet tags only. */
-			fprintf(stderr, "der_emit: %s: tag number %u needs a multi-octet tag\n", t->name,
-			        (unsigned)(tag >> 2));
-			failed = 1;
-		}
+		if ((tag >> 2) > 30) /* none in the module; der_writer.c writes one-octet tags only */
+			refuse(t->name, "a tag number that needs a multi-octet tag");
 	}
 	int cons = schema_constructed(t->kind);
 	if (t->kind == SK_CHOICE && !(d->tag_mode == 1 || t->tag_count))
@@ -89,18 +91,14 @@ static void emit_value(const dval *d, const char *ind)
 	const schema_type *t = &g->t;
 	const schema_per *pc = &S->pers[d->per];
 	int id = header_id(d);
-	long long lo, hi, clo = 0, chi = 255;
+	long long lo, hi;
 	const char *sfx = d->root ? "_any" : "";
 	if (schema_constructed(t->kind)) {
-		if (t->kind == SK_SET_OF) {
-			fprintf(stderr, "der_emit: %s: SET OF is not in the module; the writer would need its sort\n", t->name);
-			failed = 1;
-		}
+		if (t->kind == SK_SET_OF)
+			refuse(t->name, "SET OF is not in the module; the writer would need its sort");
 		bounds(&pc->size, &lo, &hi);
-		if (t->kind == SK_SEQUENCE_OF && (lo != LLONG_MIN || hi != LLONG_MAX)) {
-			fprintf(stderr, "der_emit: %s: a SIZE on a list is not in the module; the writer would need its check\n", t->name);
-			failed = 1;
-		}
+		if (t->kind == SK_SEQUENCE_OF && (lo != LLONG_MIN || hi != LLONG_MAX))
+			refuse(t->name, "a SIZE on a list is not in the module; the writer would need its check");
 		fprintf(out, id >= 0 ? "%s{\n%s\tunsigned char *end = p;\n" : "%s{\n", ind, ind);
 		fprintf(out, "%s\tif (!(p = g_%d(w, p, m)))\n%s\t\treturn NULL;\n", ind, d->type, ind);
 		if (id > 0)
@@ -112,20 +110,16 @@ static void emit_value(const dval *d, const char *ind)
 		fprintf(out, "%s}\n", ind);
 		return;
 	}
-	if (id < 0) {
-		fprintf(stderr, "der_emit: %s: a leaf without tags\n", t->name);
-		failed = 1;
-	}
+	if (id < 0)
+		refuse(t->name, "a leaf without tags");
 	int ck = CK_NONE;
 	switch (t->kind) {
 	case SK_INT:
 		bounds(&pc->value, &lo, &hi);
 		if (d->per && (lo != LLONG_MIN || hi != LLONG_MAX))
 			ck = (t->flags & SF_UNSIGNED) ? CK_URANGE : CK_RANGE;
-		if (ck == CK_URANGE && lo < 0) {
-			fprintf(stderr, "der_emit: %s: unsigned INTEGER with a negative bound\n", t->name);
-			failed = 1;
-		}
+		if (ck == CK_URANGE && lo < 0)
+			refuse(t->name, "unsigned INTEGER with a negative bound");
 		fprintf(out, "%sif (!(p = w_int%s(w, p, m, %s, 0x%02x, %d, %d, %s, %s)))\n%s\treturn NULL;\n",
 		        ind, sfx, d->ref, id, ck, (t->flags & SF_UNSIGNED) != 0, lit(lo), lit(hi), ind);
 		return;
@@ -144,26 +138,22 @@ static void emit_value(const dval *d, const char *ind)
 		return;
 	case SK_BITS:
 		bounds(&pc->size, &lo, &hi);
-		ck = lo != LLONG_MIN || hi != LLONG_MAX ? CK_RANGE : CK_NONE;
-		fprintf(out, "%sif (!(p = w_bits(w, p, m, %s, 0x%02x, %d, %d, %s, %s)))\n%s\treturn NULL;\n",
-		        ind, d->ref, id, ck, (d->flags & SM_NAMED_BITS) != 0, lit(lo), lit(hi), ind);
+		if (lo != LLONG_MIN || hi != LLONG_MAX)
+			refuse(t->name, "a SIZE on a BIT STRING is not in the module; the writer would need its check");
+		fprintf(out, "%sif (!(p = w_bits(w, p, m, %s, 0x%02x, %d)))\n%s\treturn NULL;\n", ind, d->ref,
+		        id, (d->flags & SM_NAMED_BITS) != 0, ind);
 		return;
 	default: /* SK_OCTETS, SK_IA5 */
 		bounds(&pc->size, &lo, &hi);
 		if (d->per) {
-			int alphabet = pc->value.flags == SR_CONSTRAINED &&
-			               (pc->value.lower > 0 || pc->value.upper < 255);
-			if (alphabet) {
-				clo = pc->value.lower;
-				chi = pc->value.upper;
-				ck = clo == 0 && chi == 127 ? CK_IA5 : CK_CHARS;
-			} else {
-				ck = CK_RANGE;
-			}
+			ck = CK_RANGE;
+			if (pc->value.flags == SR_CONSTRAINED && (pc->value.lower > 0 || pc->value.upper < 255))
+				ck = CK_IA5;
+			if (ck == CK_IA5 && (pc->value.lower != 0 || pc->value.upper != 127))
+				refuse(t->name, "an alphabet other than IA5String's is not in the module");
 		}
-		fprintf(out, "%sif (!(p = w_octets%s(w, p, m, %s, 0x%02x, %d, %d, %s, %s, %lld, %lld)))\n"
-		             "%s\treturn NULL;\n",
-		        ind, sfx, d->ref, id, ck, t->kind == SK_IA5, lit(lo), lit(hi), clo, chi, ind);
+		fprintf(out, "%sif (!(p = w_octets%s(w, p, m, %s, 0x%02x, %d, %d, %s, %s)))\n%s\treturn NULL;\n",
+		        ind, sfx, d->ref, id, ck, t->kind == SK_IA5, lit(lo), lit(hi), ind);
 		return;
 	}
 }
@@ -184,11 +174,9 @@ static void member_val(dval *d, int k)
 	                                                 : el->type->check_constraints;
 	int kind = S->types[m->type].t.kind;
 	if (!m->per && !runtime_check(check) && kind != SK_ENUM && kind != SK_CHOICE &&
-	    kind != SK_SEQUENCE) {
+	    kind != SK_SEQUENCE)
 		/* Every constraint of the module is PER-visible; one that is not would go unchecked. */
-		fprintf(stderr, "der_emit: %s: a constraint the schema does not carry\n", m->name);
-		failed = 1;
-	}
+		refuse(m->name, "a constraint the schema does not carry");
 	d->root = 0;
 	d->type = m->type;
 	d->tag_mode = m->tag_mode;
@@ -213,10 +201,8 @@ static void emit_type(int ti)
 		for (int i = t->count - 1; i >= 0; i--) {
 			int k = t->first + i;
 			const schema_member *m = &S->members[k].m;
-			if (m->flags & SM_DEFAULT) {
-				fprintf(stderr, "der_emit: %s.%s: DEFAULT values are not in the schema\n", t->name, m->name);
-				failed = 1;
-			}
+			if (m->flags & SM_DEFAULT)
+				refuse(m->name, "DEFAULT values are not in the schema");
 			member_val(&d, k);
 			gen_offset_expr(S, &S->members[k], off, sizeof off);
 			if (!(m->flags & SM_POINTER)) {

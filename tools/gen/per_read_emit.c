@@ -32,11 +32,6 @@ static struct {
 } funcs[MAX_FUNCS];
 static int nfuncs;
 
-static int constructed(int kind)
-{
-	return kind == SK_SEQUENCE || kind == SK_CHOICE || kind == SK_SEQUENCE_OF || kind == SK_SET_OF;
-}
-
 static void fail(const char *what, const char *name)
 {
 	fprintf(stderr, "per_read_emit: %s: %s\n", name ? name : "?", what);
@@ -70,7 +65,7 @@ static void collect(int type, int per)
 	const schema_type *t = &S->types[type].t;
 	for (int i = 0; i < t->count; i++) {
 		const schema_member *m = &S->members[t->first + i].m;
-		if (constructed(S->types[m->type].t.kind))
+		if (schema_constructed(S->types[m->type].t.kind))
 			collect(m->type, m->per);
 	}
 }
@@ -127,7 +122,7 @@ static void emit_decode(int k, const char *slot, const char *depth, const char *
 	const schema_per *pc = &S->pers[m->per];
 	char size[2 * GEN_NAME + 16];
 	gen_size_expr(g, size, sizeof size);
-	if (constructed(t->kind)) {
+	if (schema_constructed(t->kind)) {
 		fprintf(out, "%src = d_%d(r, %s, in, %s);\n", ind, func_of(m->type, m->per), slot, depth);
 		return;
 	}

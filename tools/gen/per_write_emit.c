@@ -39,11 +39,6 @@ static void refuse(const char *type, const char *member, const char *why)
 	failed = 1;
 }
 
-static int constructed(int kind)
-{
-	return kind == SK_SEQUENCE || kind == SK_CHOICE || kind == SK_SEQUENCE_OF || kind == SK_SET_OF;
-}
-
 /* The variant, as the generated code reads it: a local that each function
  * loads once (AL_LOCAL), which the stores into the buffer cannot change,
  * so it stays in a register. */
@@ -66,10 +61,10 @@ static void emit_value(int k, const char *ind)
 	const schema_type *t = &S->types[sm->type].t;
 	const schema_per *pc = &S->pers[sm->per];
 	const char *tn = t->name, *mn = sm->name;
-	if (constructed(t->kind)) {
+	if (schema_constructed(t->kind)) {
 		if (sm->per != t->per)
 			refuse(tn, mn, "a constructed type under another member constraint");
-		if (t->kind == SK_SEQUENCE_OF && !(t->per && pc->size.effective_bits >= 0))
+		if (t->kind == SK_SEQUENCE_OF)
 			/* An empty list (a wildcard-free TerminationID's, most
 			 * often) is its zero length: no call. */
 			fprintf(out, "%sif (_A_CSET_FROM_VOID(m)->count <= 0)\n%s\tput_length(w, %s, 0);\n%selse ",
@@ -345,33 +340,18 @@ static void emit_choice(int ti)
 static void emit_list(int ti)
 {
 	const schema_type *t = &S->types[ti].t;
-	const schema_range *r = &S->pers[t->per].size;
 	int k = t->first;
-	int constrained = t->per && r->effective_bits >= 0;
-	int ext = t->per && (r->flags & SR_EXTENSIBLE);
 	if (t->kind != SK_SEQUENCE_OF)
 		refuse(t->name, NULL, "SET OF is not in the module; the writer would need its order");
-	if (constrained && (r->lower < 0 || r->upper < r->lower || r->upper >= 65536))
-		refuse(t->name, NULL, "a SIZE the writer does not take");
-	fputs("\tconst asn_anonymous_set_ *l = _A_CSET_FROM_VOID(v);\n"
-	      "\tint n = l->count > 0 ? l->count : 0, i = 0;\n", out);
-	const char *loop_ind = "\t\t";
-	if (constrained) {
-		fprintf(out, "\tint semi;\n\tif (put_count(w, %s, &schema_members[%d], n, %d, %d, %s, %s, &semi))\n"
-		             "\t\treturn -1;\n\tif (!semi) {\n\t\tfor (; i < n; i++) {\n", AL, k, ext,
-		        r->effective_bits, lit(r->lower), lit(r->upper));
-		fprintf(out, "\t\t\tif (!(m = (const char *)l->array[i]))\n\t\t\t\treturn stop(w, W_ENCODE, "
-		             "&schema_members[%d], \"NULL list item\");\n", k);
-		emit_value(k, "\t\t\t");
-		fputs("\t\t}\n\t\treturn 0;\n\t}\n", out);
-	} else if (ext) {
-		refuse(t->name, NULL, "an extensible SIZE without bounds");
-	}
+	const schema_range *r = &S->pers[t->per].size;
+	if (t->per && (r->effective_bits >= 0 || (r->flags & SR_EXTENSIBLE)))
+		refuse(t->name, NULL, "a SIZE on a list is not in the module; the writer would need its count");
 	/* 10.9.3.5-8, 20.6: length determinants, each followed by its items. */
-	fputs("\tdo {\n\t\tint end = i + (int)put_length(w, ", out);
-	fprintf(out, "%s, (size_t)(n - i));\n\t\tfor (; i < end; i++) {\n", AL);
-	fprintf(out, "%s\tif (!(m = (const char *)l->array[i]))\n%s\t\treturn stop(w, W_ENCODE, "
-	             "&schema_members[%d], \"NULL list item\");\n", loop_ind, loop_ind, k);
+	fprintf(out, "\tconst asn_anonymous_set_ *l = _A_CSET_FROM_VOID(v);\n"
+	             "\tint n = l->count > 0 ? l->count : 0, i = 0;\n"
+	             "\tdo {\n\t\tint end = i + (int)put_length(w, %s, (size_t)(n - i));\n"
+	             "\t\tfor (; i < end; i++) {\n\t\t\tif (!(m = (const char *)l->array[i]))\n"
+	             "\t\t\t\treturn stop(w, W_ENCODE, &schema_members[%d], \"NULL list item\");\n", AL, k);
 	emit_value(k, "\t\t\t");
 	fputs("\t\t}\n\t} while (i < n);\n", out);
 }
@@ -415,7 +395,7 @@ static void emit_open(int k)
 static int cycle_from(int ti, unsigned char *state)
 {
 	const schema_type *t = &S->types[ti].t;
-	if (!constructed(t->kind) || cut[ti] || state[ti] == 2)
+	if (!schema_constructed(t->kind) || cut[ti] || state[ti] == 2)
 		return -1;
 	if (state[ti] == 1)
 		return ti;
@@ -452,7 +432,7 @@ static void find_cuts(void)
 static int segment(int ti, int *memo)
 {
 	const schema_type *t = &S->types[ti].t;
-	if (!constructed(t->kind))
+	if (!schema_constructed(t->kind))
 		return 0;
 	if (memo[ti])
 		return memo[ti];
@@ -485,18 +465,18 @@ int emit_per_writers(const gen_schema *s, FILE *f)
 	fprintf(out, "\n/* The most levels of constructed values between recursive types. */\n"
 	             "#define PER_SEGMENT_LEVELS %du\n\n", seg);
 	for (int i = 0; i < s->ntypes; i++)
-		if (constructed(s->types[i].t.kind))
+		if (schema_constructed(s->types[i].t.kind))
 			fprintf(out, "static int t_%d(pw *w, const char *v);\n", i);
 	for (int k = 0; k < s->nmembers; k++)
 		if (s->members[k].m.flags & SM_EXTENSION)
 			emit_open(k);
 	for (int i = 0; i < s->ntypes; i++)
-		if (constructed(s->types[i].t.kind))
+		if (schema_constructed(s->types[i].t.kind))
 			emit_type(i);
 	fputs("\n/* The value v of type `type` as the root of an encoding; 1: not a constructed type. */\n"
 	      "static int write_root(pw *w, unsigned type, const void *v)\n{\n\tswitch (type) {\n", out);
 	for (int i = 0; i < s->ntypes; i++)
-		if (constructed(s->types[i].t.kind))
+		if (schema_constructed(s->types[i].t.kind))
 			fprintf(out, "\tcase %d: return t_%d(w, v);\n", i, i);
 	fputs("\tdefault: return 1;\n\t}\n}\n", out);
 	return failed || ferror(f) ? -1 : 0;
