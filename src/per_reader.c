@@ -78,23 +78,6 @@ static ALWAYS_INLINE int64_t rd_get(per_in *in, unsigned n)
 	return v;
 }
 
-/* n <= 64 bits, or -1 when fewer are left. */
-static ALWAYS_INLINE int64_t rd_get_wide(per_in *in, unsigned n, uint64_t *v)
-{
-	if (n > in_left(in))
-		return -1;
-	if (n <= 32) {
-		*v = rd_peek(in, n);
-	} else {
-		*v = (uint64_t)rd_peek(in, n - 32) << 32;
-		in->pos += n - 32;
-		*v |= rd_peek(in, 32);
-		n = 32;
-	}
-	in->pos += n;
-	return 0;
-}
-
 /*
  * ALIGNED: on to the next octet boundary of the encoding (X.691 3.7.1;
  * ends are octet boundaries there, the clamp keeps pos <= end anyway).
@@ -126,34 +109,25 @@ static ALWAYS_INLINE unsigned bits_for(unsigned long long v)
 }
 
 /*
- * A constrained whole number, value - lb, of range r1 + 1 (X.691 10.5):
- * nbits bits in UNALIGNED; ALIGNED takes a bit-field up to a range of 255,
- * one aligned octet for 256, two up to 64K, and above that a length in
- * octets (a bit-field) and that many aligned octets. -1 when starved.
+ * A constrained whole number, value - lb, of range r1 + 1 <= 2^32 (X.691
+ * 10.5; per_read_emit.c refuses a wider one): nbits bits in UNALIGNED;
+ * ALIGNED takes a bit-field up to a range of 255, one aligned octet for
+ * 256, two up to 64K, and above that a length in octets (a bit-field) and
+ * that many aligned octets. -1 when starved.
  */
-static ALWAYS_INLINE int64_t cwn_wide(per_in *in, int al, unsigned nbits, unsigned long long r1,
-                                      uint64_t *v)
+static ALWAYS_INLINE int64_t cwn_get(per_in *in, int al, int nbits, unsigned long long r1)
 {
 	if (!al || r1 < 255)
-		return rd_get_wide(in, nbits, v);
+		return rd_get(in, (unsigned)nbits);
 	if (r1 < 65536) {
 		align(in, al);
-		return rd_get_wide(in, r1 == 255 ? 8 : 16, v);
+		return rd_get(in, r1 == 255 ? 8 : 16);
 	}
 	int64_t len = rd_get(in, bits_for(octets_for(r1) - 1));
 	if (len < 0)
 		return -1;
 	align(in, al);
-	return rd_get_wide(in, 8 * ((unsigned)len + 1), v);
-}
-
-/* cwn_wide() of at most 32 bits' range (CHOICE and ENUMERATED indexes, lengths). */
-static ALWAYS_INLINE int64_t cwn_get(per_in *in, int al, int nbits, unsigned long long r1)
-{
-	uint64_t v;
-	if (cwn_wide(in, al, (unsigned)nbits, r1, &v) < 0)
-		return -1;
-	return (int64_t)(uint32_t)v;
+	return rd_get(in, 8 * ((unsigned)len + 1));
 }
 
 /*
@@ -186,15 +160,13 @@ static ALWAYS_INLINE int64_t choice_index(per_in *in, int al, int ext, int nbits
 
 /*
  * An unconstrained length determinant (X.691 10.9.3.5-8; octet-aligned in
- * ALIGNED), or a constrained one of ebits bits: -1 when starved or
- * malformed (asn1c uper_get_length does not tell them apart). *repeat: a
- * fragment of 16K units times 1..4, another length follows.
+ * ALIGNED): -1 when starved or malformed (asn1c uper_get_length does not
+ * tell them apart). *repeat: a fragment of 16K units times 1..4, another
+ * length follows.
  */
-static ALWAYS_INLINE long get_length(per_in *in, int al, int ebits, int *repeat)
+static ALWAYS_INLINE long get_length(per_in *in, int al, int *repeat)
 {
 	*repeat = 0;
-	if (ebits >= 0)
-		return (long)rd_get(in, (unsigned)ebits);
 	align(in, al);
 	int64_t v = rd_get(in, 8);
 	if (v < 0)
@@ -247,7 +219,7 @@ static long nslength_get(per_in *in, int al)
 		return n < 0 ? -1 : (long)n + 1;
 	}
 	int repeat;
-	long n = get_length(in, al, -1, &repeat);
+	long n = get_length(in, al, &repeat);
 	return n >= 0 && !repeat ? n : -1;
 }
 
@@ -337,83 +309,67 @@ typedef int value_f(reader *r, void **sptr, per_in *in, unsigned depth);
 /* --- open types and extensions ----------------------------------------------- */
 
 /*
- * An open type (X.691 11.2; asn1c uper_open_type_get_simple): length-
- * prefixed octets, the value decoded from them alone, then at most 7 zero
- * padding bits (or the single zero octet of an empty encoding). Starved
- * while reading the octets; any failure inside is a failure, too deep
- * stays too deep. fn NULL: an unknown extension, skipped as asn1c's
- * uper_sot_suck does (whole 24-bit groups).
+ * The value in an open type's octets, sub (X.691 11.2; asn1c
+ * uper_open_type_get_simple), by fn, then at most 7 zero padding bits (or
+ * the single zero octet of an empty encoding); any failure inside is a
+ * failure, too deep stays too deep. fn NULL: an unknown extension, skipped
+ * as asn1c's uper_sot_suck does (whole 24-bit groups).
  */
-static NOINLINE int open_type_general(reader *r, per_in *in, int al, value_f *fn, void **sptr,
-                                      unsigned depth)
+static ALWAYS_INLINE int open_value(reader *r, per_in *sub, value_f *fn, void **sptr,
+                                    unsigned depth)
 {
-	int repeat;
-	per_in sub;
-	long chunk = get_length(in, al, -1, &repeat);
-	if (chunk < 0 || (size_t)chunk * 8 > in_left(in))
-		return PER_STARVED;
-	if (!repeat) {
-		sub = (per_in){ in->buf, in->pos, in->pos + (size_t)chunk * 8 };
-		in->pos += (size_t)chunk * 8;
-	} else {
-		/* Fragmented (16K and more): gather the chunks. */
-		uint8_t *buf = NULL;
-		size_t len = 0;
-		for (;;) {
-			uint8_t *p = reader_realloc(r, buf, len + (size_t)chunk + RD_SLACK);
-			if (!p)
-				return PER_FAIL;
-			buf = p;
-			for (long i = 0; i < chunk; i++)
-				buf[len++] = (uint8_t)rd_get(in, 8);
-			if (!repeat)
-				break;
-			chunk = get_length(in, al, -1, &repeat);
-			if (chunk < 0 || (size_t)chunk * 8 > in_left(in))
-				return PER_STARVED;
-		}
-		memset(buf + len, 0, RD_SLACK);
-		sub = (per_in){ buf, 0, len * 8 };
-	}
-	size_t start = sub.pos;
+	size_t start = sub->pos;
 	if (fn) {
-		int rc = fn(r, sptr, &sub, depth);
+		int rc = fn(r, sptr, sub, depth);
 		if (rc != PER_OK)
 			return rc == PER_DEEP ? rc : PER_FAIL;
 	} else {
-		sub.pos += in_left(&sub) / 24 * 24;
+		sub->pos += in_left(sub) / 24 * 24;
 	}
-	size_t padding = in_left(&sub);
-	if ((padding < 8 || (sub.pos == start && sub.end - start == 8)) &&
-	    rd_get(&sub, (unsigned)padding) == 0)
+	size_t padding = in_left(sub);
+	if ((padding < 8 || (sub->pos == start && sub->end - start == 8)) &&
+	    rd_get(sub, (unsigned)padding) == 0)
 		return PER_OK;
 	return PER_FAIL;
 }
 
-/* open_type_general() for a value decoder fn, inline for the unfragmented case. */
+/* An open type in fragments (16K octets and more), the first chunk's length read: gathered. */
+static NOINLINE int open_fragments(reader *r, per_in *in, int al, value_f *fn, void **sptr,
+                                   unsigned depth, long chunk)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	for (int repeat = 1;;) {
+		uint8_t *p = reader_realloc(r, buf, len + (size_t)chunk + RD_SLACK);
+		if (!p)
+			return PER_FAIL;
+		buf = p;
+		for (long i = 0; i < chunk; i++)
+			buf[len++] = (uint8_t)rd_get(in, 8);
+		if (!repeat)
+			break;
+		chunk = get_length(in, al, &repeat);
+		if (chunk < 0 || (size_t)chunk * 8 > in_left(in))
+			return PER_STARVED;
+	}
+	memset(buf + len, 0, RD_SLACK);
+	per_in sub = { buf, 0, len * 8 };
+	return open_value(r, &sub, fn, sptr, depth);
+}
+
+/* An open type: its length, then open_value() (starved while reading the octets). */
 static ALWAYS_INLINE int open_type(reader *r, per_in *in, int al, value_f *fn, void **sptr,
                                    unsigned depth)
 {
-	size_t at = in->pos;
 	int repeat;
-	long chunk = get_length(in, al, -1, &repeat);
+	long chunk = get_length(in, al, &repeat);
 	if (chunk < 0 || (size_t)chunk * 8 > in_left(in))
 		return PER_STARVED;
-	if (__builtin_expect(repeat, 0)) {
-		in->pos = at;
-		return open_type_general(r, in, al, fn, sptr, depth);
-	}
+	if (__builtin_expect(repeat, 0))
+		return open_fragments(r, in, al, fn, sptr, depth, chunk);
 	per_in sub = { in->buf, in->pos, in->pos + (size_t)chunk * 8 };
-	size_t start = sub.pos;
 	in->pos += (size_t)chunk * 8;
-	int rc = fn(r, sptr, &sub, depth);
-	if (rc != PER_OK)
-		return rc == PER_DEEP ? rc : PER_FAIL;
-	size_t padding = in_left(&sub);
-	if ((padding < 8 || (sub.pos == start && sub.end - start == 8)) &&
-	    rd_get(&sub, (unsigned)padding) == 0)
-		return PER_OK;
-	return PER_FAIL;
+	return open_value(r, &sub, fn, sptr, depth);
 }
 
 /* A SEQUENCE's extension presence bitmap, into *epmd; in moves past it. */
@@ -440,7 +396,7 @@ static NOINLINE int skip_unknown_extension(reader *r, per_in *epmd, per_in *in, 
 			return PER_OK;
 		if (b == 0)
 			continue;
-		if (open_type_general(r, in, al, NULL, NULL, 0) != PER_OK)
+		if (open_type(r, in, al, NULL, NULL, 0) != PER_OK)
 			return PER_STARVED;
 		if (!al)
 			return PER_OK;
@@ -494,42 +450,25 @@ static NOINLINE int list_grow(reader *r, asn_anonymous_set_ *list, long remainin
 }
 
 /*
- * SEQUENCE OF, in two parts, so that the first, which finishes an empty
- * list, is small enough to inline into the parent: list_head() makes the
- * structure and reads the count (*nbits becomes -1 when the extension bit
- * says the count is unconstrained); list_items() decodes the items by fn.
- * A constrained count has nbits bits (UNALIGNED) or is a constrained whole
- * number of range ub - lb (ALIGNED, X.691 10.9.3.3).
+ * SEQUENCE OF (no list of the module has a SIZE; per_read_emit.c refuses
+ * one), in two parts, so that the first, which finishes an empty list, is
+ * small enough to inline into the parent: list_head() makes the structure
+ * and reads the count, list_items() decodes the items by fn.
  */
-static ALWAYS_INLINE int list_head(reader *r, void **sptr, per_in *in, int al, int extensible,
-                                   int *nbits, long long lb, long long ub, size_t struct_size,
+static ALWAYS_INLINE int list_head(reader *r, void **sptr, per_in *in, int al, size_t struct_size,
                                    asn_anonymous_set_ **list, long *nelems, int *repeat)
 {
 	void *st = *sptr;
 	if (!st && !(st = *sptr = alloc_zero(r, struct_size)))
 		return PER_FAIL;
 	*list = _A_SET_FROM_VOID(st);
-	if (extensible) {
-		int64_t b = rd_get(in, 1);
-		if (b < 0)
-			return PER_STARVED;
-		if (b)
-			*nbits = -1;
-	}
-	*repeat = 0;
-	if (*nbits >= 0) {
-		int64_t c = cwn_get(in, al, *nbits, (unsigned long long)(ub - lb));
-		if (c < 0)
-			return PER_STARVED;
-		*nelems = (long)c + (long)lb;
-	} else if ((*nelems = get_length(in, al, -1, repeat)) < 0) {
+	if ((*nelems = get_length(in, al, repeat)) < 0)
 		return PER_STARVED;
-	}
 	return PER_OK;
 }
 
 static ALWAYS_INLINE int list_items(reader *r, asn_anonymous_set_ *list, per_in *in, int al,
-                                    value_f *fn, unsigned depth, int nbits, long nelems, int repeat)
+                                    value_f *fn, unsigned depth, long nelems, int repeat)
 {
 	for (;;) {
 		for (long i = 0; i < nelems; i++) {
@@ -544,7 +483,7 @@ static ALWAYS_INLINE int list_items(reader *r, asn_anonymous_set_ *list, per_in 
 		}
 		if (!repeat)
 			return PER_OK;
-		if ((nelems = get_length(in, al, nbits, &repeat)) < 0)
+		if ((nelems = get_length(in, al, &repeat)) < 0)
 			return PER_STARVED;
 	}
 }
@@ -662,7 +601,7 @@ static NOINLINE int octets_fragments(reader *r, BIT_STRING_t *st, per_in *in, in
 		p[st->size] = 0;
 		if (!repeat)
 			return PER_OK;
-		if ((raw = get_length(in, al, -1, &repeat)) < 0)
+		if ((raw = get_length(in, al, &repeat)) < 0)
 			return PER_STARVED;
 	}
 }
@@ -683,28 +622,13 @@ static ALWAYS_INLINE unsigned aligned_unit(unsigned b)
  * size is fixed at 16 bits or less. octets_c() gives octets_v() the unit
  * and offset of the variant as constants.
  */
-static ALWAYS_INLINE int octets_v(reader *r, void **sptr, per_in *in, int al, int bits,
-                                  int extensible, int nbits, long long lb, long long ub,
-                                  unsigned unit_bits, long long clb, long long cub,
-                                  size_t struct_size)
+static ALWAYS_INLINE int octets_v(reader *r, void **sptr, per_in *in, int al, int bits, int nbits,
+                                  long long lb, long long ub, unsigned unit_bits, long long clb,
+                                  long long cub, size_t struct_size)
 {
 	BIT_STRING_t *st = *sptr;
 	if (!st && !(st = *sptr = alloc_zero(r, struct_size)))
 		return PER_FAIL;
-	if (extensible) {
-		int64_t b = rd_get(in, 1);
-		if (b < 0)
-			return PER_STARVED;
-		if (b) {
-			/* Outside the root: as if unconstrained. */
-			nbits = -1;
-			lb = 0;
-			ub = 0;
-			clb = 0;
-			cub = 255;
-			unit_bits = bits ? 1 : 8;
-		}
-	}
 	if (nbits == 0) {
 		size_t units = (size_t)ub;
 		size_t size = bits ? (units + 7) >> 3 : units;
@@ -729,7 +653,7 @@ static ALWAYS_INLINE int octets_v(reader *r, void **sptr, per_in *in, int al, in
 		int64_t c = cwn_get(in, al, nbits, (unsigned long long)(ub - lb));
 		raw = c < 0 ? -1 : (long)c;
 	} else {
-		raw = get_length(in, al, -1, &repeat);
+		raw = get_length(in, al, &repeat);
 	}
 	if (raw < 0)
 		return PER_STARVED;
@@ -754,20 +678,17 @@ static ALWAYS_INLINE int octets_v(reader *r, void **sptr, per_in *in, int al, in
 
 /* A run-time unit size would unpack characters a bit at a time, so a string
  * whose unit or offset differs between the variants gets a copy for each. */
-static ALWAYS_INLINE int octets_c(reader *r, void **sptr, per_in *in, int al, int bits,
-                                  int extensible, int nbits, long long lb, long long ub,
-                                  unsigned unit_bits, long long clb, long long cub,
-                                  size_t struct_size)
+static ALWAYS_INLINE int octets_c(reader *r, void **sptr, per_in *in, int al, int bits, int nbits,
+                                  long long lb, long long ub, unsigned unit_bits, long long clb,
+                                  long long cub, size_t struct_size)
 {
 	unsigned a_unit = bits ? unit_bits : aligned_unit(unit_bits);
 	long long u_clb = (unsigned long long)cub <= (2ULL << (unit_bits - 1)) ? 0 : clb;
 	long long a_clb = (unsigned long long)cub < (1ULL << a_unit) ? 0 : clb;
 	if (a_unit == unit_bits && a_clb == u_clb)
-		return octets_v(r, sptr, in, al, bits, extensible, nbits, lb, ub, unit_bits, u_clb, cub,
-		                struct_size);
-	return al ? octets_v(r, sptr, in, 1, bits, extensible, nbits, lb, ub, a_unit, a_clb, cub, struct_size)
-	          : octets_v(r, sptr, in, 0, bits, extensible, nbits, lb, ub, unit_bits, u_clb, cub,
-	                     struct_size);
+		return octets_v(r, sptr, in, al, bits, nbits, lb, ub, unit_bits, u_clb, cub, struct_size);
+	return al ? octets_v(r, sptr, in, 1, bits, nbits, lb, ub, a_unit, a_clb, cub, struct_size)
+	          : octets_v(r, sptr, in, 0, bits, nbits, lb, ub, unit_bits, u_clb, cub, struct_size);
 }
 
 /* --- other leaves ------------------------------------------------------------- */
@@ -779,8 +700,8 @@ static ALWAYS_INLINE int int_c(reader *r, void **sptr, per_in *in, int al, int r
 	long *native = *sptr;
 	if (!native && !(native = *sptr = carve(r, sizeof *native)))
 		return PER_FAIL;
-	uint64_t v;
-	if (cwn_wide(in, al, (unsigned)range_bits, (unsigned long long)(ub - lb), &v) < 0)
+	int64_t v = cwn_get(in, al, range_bits, (unsigned long long)(ub - lb));
+	if (v < 0)
 		return PER_STARVED;
 	/* asn1c: the value is not checked against ub (a range of 0..99 reads 7 bits). */
 	*native = (long)((unsigned long)v + (unsigned long)lb);

@@ -75,7 +75,7 @@ static void collect(int type, int per)
  * its defaults without a PER constraint, units of the alphabet's bits.
  */
 typedef struct strnums {
-	int ext, nbits;
+	int nbits;
 	long long lb, ub;
 	unsigned unit_bits;
 	long long clb, cub;
@@ -86,10 +86,11 @@ static strnums string_numbers(int kind, const schema_per *pc, int per, const cha
 	strnums s;
 	int bits = kind == SK_BITS;
 	if (!per) {
-		s = (strnums){ 0, -1, 0, 0, bits ? 1 : 8, 0, 255 };
+		s = (strnums){ -1, 0, 0, bits ? 1 : 8, 0, 255 };
 		return s;
 	}
-	s.ext = (pc->size.flags & SR_EXTENSIBLE) != 0;
+	if (pc->size.flags & SR_EXTENSIBLE) /* X.691 16.6 would read the size otherwise */
+		fail("an extensible SIZE on a string is not in the module", name);
 	s.nbits = pc->size.effective_bits;
 	s.lb = pc->size.lower;
 	s.ub = pc->size.upper;
@@ -129,8 +130,8 @@ static void emit_decode(int k, const char *slot, const char *depth, const char *
 	switch (t->kind) {
 	case SK_INT:
 		if (!m->per || pc->value.flags != SR_CONSTRAINED || pc->value.range_bits < 0 ||
-		    pc->value.range_bits > 63)
-			fail("INTEGER without a constrained range", m->name);
+		    pc->value.range_bits > 32)
+			fail("INTEGER without a constrained range of up to 2^32", m->name);
 		fprintf(out, "%src = int_c(r, %s, in, al, %d, %s, %s);\n", ind, slot,
 		        pc->value.range_bits, lit(pc->value.lower), lit(pc->value.upper));
 		return;
@@ -150,9 +151,9 @@ static void emit_decode(int k, const char *slot, const char *depth, const char *
 		return;
 	default: { /* strings, OID as asn1c reads it (an OCTET STRING) */
 		strnums s = string_numbers(t->kind, pc, m->per, m->name);
-		fprintf(out, "%src = octets_c(r, %s, in, al, %d, %d, %d, %s, %s, %uu, %s, %s, %s);\n", ind,
-		        slot, t->kind == SK_BITS, s.ext, s.nbits, lit(s.lb), lit(s.ub), s.unit_bits,
-		        lit(s.clb), lit(s.cub), size);
+		fprintf(out, "%src = octets_c(r, %s, in, al, %d, %d, %s, %s, %uu, %s, %s, %s);\n", ind, slot,
+		        t->kind == SK_BITS, s.nbits, lit(s.lb), lit(s.ub), s.unit_bits, lit(s.clb),
+		        lit(s.cub), size);
 		return;
 	}
 	}
@@ -361,20 +362,17 @@ static void emit_choice(const gen_type *g, int per)
 /* SEQUENCE OF: the head inline in the parent (an empty list ends there), the items apart. */
 static void emit_list(int f, const gen_type *g, int per)
 {
-	const schema_type *t = &g->t;
-	const schema_per *pc = &S->pers[per];
+	const schema_range *r = &S->pers[per].size;
 	char size[2 * GEN_NAME + 16];
 	gen_size_expr(g, size, sizeof size);
-	int nbits = per ? pc->size.effective_bits : -1;
-	long long lb = per ? pc->size.lower : 0, ub = per ? pc->size.upper : 0;
-	int ext = per && (pc->size.flags & SR_EXTENSIBLE);
+	if (per && (r->effective_bits >= 0 || (r->flags & SR_EXTENSIBLE)))
+		fail("a SIZE on a list is not in the module; the reader would need its count", g->t.name);
 	fprintf(out, "\tif (depth >= r->max_depth)\n\t\treturn PER_DEEP;\n"
-	             "\tasn_anonymous_set_ *list;\n\tlong nelems;\n\tint repeat, nbits = %d;\n"
-	             "\tint rc = list_head(r, sptr, in, al, %d, &nbits, %s, %s, %s, &list, &nelems, &repeat);\n"
+	             "\tasn_anonymous_set_ *list;\n\tlong nelems;\n\tint repeat;\n"
+	             "\tint rc = list_head(r, sptr, in, al, %s, &list, &nelems, &repeat);\n"
 	             "\tif (rc != PER_OK || (nelems == 0 && !repeat))\n\t\treturn rc;\n"
-	             "\treturn l_%d(r, list, in, depth, nbits, nelems, repeat);\n",
-	        nbits, ext, lit(lb), lit(ub), size, f);
-	(void)t;
+	             "\treturn l_%d(r, list, in, depth, nelems, repeat);\n",
+	        size, f);
 }
 
 static void emit_func(int f)
@@ -386,8 +384,8 @@ static void emit_func(int f)
 		fail("SET OF is not in the module", t->name);
 	if (t->kind == SK_SEQUENCE_OF) {
 		fprintf(out, "\nstatic int l_%d(reader *r, asn_anonymous_set_ *list, per_in *in, "
-		             "unsigned depth, int nbits, long nelems, int repeat)\n{\n" AL_LOCAL
-		             "\treturn list_items(r, list, in, al, v_%d, depth + 1, nbits, nelems, repeat);\n}\n",
+		             "unsigned depth, long nelems, int repeat)\n{\n" AL_LOCAL
+		             "\treturn list_items(r, list, in, al, v_%d, depth + 1, nelems, repeat);\n}\n",
 		        f, t->first);
 	}
 	fprintf(out, "\n/* %s */\nstatic %sint d_%d(reader *r, void **sptr, per_in *in, unsigned depth)\n{\n"
