@@ -39,6 +39,7 @@
 #include "BOOLEAN.h"
 #include "OCTET_STRING.h"
 #include "asn_SET_OF.h"
+#include "byte_order.h"
 #include "megaco_schema.h"
 #include "schema.h"
 
@@ -546,19 +547,6 @@ static NOINLINE pos r_int_other(reader *r, long *v, pos p, pos c, pos e, int uns
 	return e;
 }
 
-/* The 8 octets at b as a big-endian number, whatever the CPU's byte order. */
-static ALWAYS_INLINE uint64_t load_be64(pos b)
-{
-	uint64_t x;
-	memcpy(&x, b, sizeof x);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	x = __builtin_bswap64(x);
-#elif __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
-#error "a CPU of neither byte order"
-#endif
-	return x;
-}
-
 /*
  * NativeInteger_decode_ber (NativeEnumerated too): a primitive value. Its
  * 1..sizeof(long) octets with 8 of the message from them on are read as
@@ -571,7 +559,7 @@ static ALWAYS_INLINE pos r_int(reader *r, long *v, pos p, const hdr *h, int uns,
 	size_t n = (size_t)(h->e - h->c);
 	if (UNLIKELY(n - 1 >= sizeof(long) || r->in_end - h->c < 8))
 		return r_int_other(r, v, p, h->c, h->e, uns, ti);
-	uint64_t x = load_be64(h->c);
+	uint64_t x = be64_load(h->c);
 	unsigned sh = 8 * (8 - (unsigned)n);
 	*v = uns ? (long)(x >> sh) : (long)((int64_t)x >> sh);
 	return h->e;

@@ -1,6 +1,6 @@
 /*
- * Big-endian 32- and 64-bit words at any address, for the UPER bit reader
- * and writer: a memcpy (no alignment assumed) and a byte swap only on a
+ * Big-endian 32- and 64-bit words at any address, for the PER bit reader
+ * and writer and the BER reader's integers: a memcpy (no alignment assumed) and a byte swap only on a
  * little-endian CPU, so each is one load or store on either. Internal.
  */
 #ifndef MEGACO_BYTE_ORDER_H

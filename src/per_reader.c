@@ -512,55 +512,27 @@ static ALWAYS_INLINE void get_bytes(per_in *in, uint8_t *dst, size_t count)
 	}
 }
 
-/* n characters of ub_bits each, lb added, several per 64-bit load (the input
- * holds them all): 0, or 1 at a character above ub. */
-static ALWAYS_INLINE int unpack_chars(per_in *in, uint8_t *buf, size_t n, unsigned ub_bits,
-                                      long long lb, long long ub)
-{
-	unsigned per = 57 / ub_bits; /* characters per 64-bit load */
-	for (size_t i = 0; i < n;) {
-		uint64_t w = be64_load(in->buf + (in->pos >> 3)) << (in->pos & 7);
-		size_t k = n - i < per ? n - i : per;
-		for (size_t j = 0; j < k; j++, i++) {
-			long long ch = (long long)(w >> (64 - ub_bits)) + lb;
-			if (ch > ub)
-				return 1;
-			buf[i] = (uint8_t)ch;
-			w <<= ub_bits;
-		}
-		in->pos += k * ub_bits;
-	}
-	return 0;
-}
-
 /*
- * asn1c OCTET_STRING_per_get_characters without translation maps: 0 ok,
- * -1 starved, 1 a character above the bound. asn1c goes a character at a
- * time, so a bad character before the input runs out is a failure.
+ * units characters of unit_bits: 8, any octet (or an IA5String's in
+ * ALIGNED, taken as asn1c takes them), or 7, IA5String's in UNALIGNED,
+ * which cannot pass its 127, eight per 64-bit load. -1 when starved.
  */
-static NOINLINE int get_chars_short(per_in *in, uint8_t *buf, size_t units, unsigned ub_bits,
-                                    long long lb, long long ub)
+static ALWAYS_INLINE int get_chars(per_in *in, uint8_t *buf, size_t units, unsigned unit_bits)
 {
-	size_t avail = in_left(in) / ub_bits;
-	size_t have = units < avail ? units : avail;
-	int rc = unpack_chars(in, buf, have, ub_bits, lb, ub);
-	return rc ? rc : have < units ? -1 : 0;
-}
-
-/* get_chars_short() when all the units are there: with constant arguments
- * (a fixed size) the loops unroll and an unreachable bound check folds. */
-static ALWAYS_INLINE int get_chars(per_in *in, uint8_t *buf, size_t units, unsigned ub_bits,
-                                   long long lb, long long ub)
-{
-	if (lb == 0 && ub_bits == 8) {
-		if (units * 8 > in_left(in))
-			return -1;
+	if (units * unit_bits > in_left(in))
+		return -1;
+	if (unit_bits == 8) {
 		get_bytes(in, buf, units);
 		return 0;
 	}
-	if (__builtin_expect(units * ub_bits > in_left(in), 0))
-		return get_chars_short(in, buf, units, ub_bits, lb, ub);
-	return unpack_chars(in, buf, units, ub_bits, lb, ub);
+	for (size_t i = 0; i < units;) {
+		uint64_t w = be64_load(in->buf + (in->pos >> 3)) << (in->pos & 7);
+		size_t k = units - i < 8 ? units - i : 8;
+		for (size_t j = 0; j < k; j++, i++, w <<= 7)
+			buf[i] = (uint8_t)(w >> 57);
+		in->pos += k * 7;
+	}
+	return 0;
 }
 
 static int get_bits(per_in *in, uint8_t *dst, size_t nbits)
@@ -581,7 +553,7 @@ static int get_bits(per_in *in, uint8_t *dst, size_t nbits)
  * buffer, so it comes from arena_realloc() (which gives it a size header).
  */
 static NOINLINE int octets_fragments(reader *r, BIT_STRING_t *st, per_in *in, int al, int bits,
-                                     unsigned unit_bits, long long clb, long long cub, long raw)
+                                     unsigned unit_bits, long raw)
 {
 	int repeat = 1;
 	for (;;) {
@@ -593,10 +565,9 @@ static NOINLINE int octets_fragments(reader *r, BIT_STRING_t *st, per_in *in, in
 			return PER_FAIL;
 		st->buf = p;
 		align(in, al);
-		int rc = bits ? get_bits(in, p + st->size, (size_t)raw)
-		              : get_chars(in, p + st->size, (size_t)raw, unit_bits, clb, cub);
-		if (rc)
-			return rc > 0 ? PER_FAIL : PER_STARVED;
+		if (bits ? get_bits(in, p + st->size, (size_t)raw)
+		         : get_chars(in, p + st->size, (size_t)raw, unit_bits))
+			return PER_STARVED;
 		st->size += (int)len_bytes;
 		p[st->size] = 0;
 		if (!repeat)
@@ -606,61 +577,34 @@ static NOINLINE int octets_fragments(reader *r, BIT_STRING_t *st, per_in *in, in
 	}
 }
 
-/* Bits of an ALIGNED character: the alphabet's, rounded up to a power of two (X.691 30.5.3). */
-static ALWAYS_INLINE unsigned aligned_unit(unsigned b)
-{
-	return b <= 1 ? b : b <= 2 ? 2 : b <= 4 ? 4 : 8;
-}
-
 /*
  * OCTET STRING and its kin (IA5String, OBJECT IDENTIFIER as asn1c reads
  * it), BIT STRING: SIZE nbits/lb/ub (nbits -1: no constraint, 0: fixed),
- * characters of unit_bits within clb..cub, all constants from the
- * generated caller. A character is offset by clb only when cub does not
- * fit the unit (asn1c compares with 2^bits, X.691 30.5.4 with 2^bits - 1).
- * ALIGNED (X.691 16, 30.5.7): the contents start on an octet unless the
- * size is fixed at 16 bits or less. octets_c() gives octets_v() the unit
- * and offset of the variant as constants.
+ * characters of unit_bits, all constants from the generated caller. The
+ * node is zeroed (as its container or alloc_zero() made it). ALIGNED
+ * (X.691 16, 30.5.7): the contents start on an octet unless the size is
+ * fixed at 16 bits or less.
  */
 static ALWAYS_INLINE int octets_v(reader *r, void **sptr, per_in *in, int al, int bits, int nbits,
-                                  long long lb, long long ub, unsigned unit_bits, long long clb,
-                                  long long cub, size_t struct_size)
+                                  long long lb, long long ub, unsigned unit_bits,
+                                  size_t struct_size)
 {
 	BIT_STRING_t *st = *sptr;
 	if (!st && !(st = *sptr = alloc_zero(r, struct_size)))
 		return PER_FAIL;
-	if (nbits == 0) {
-		size_t units = (size_t)ub;
-		size_t size = bits ? (units + 7) >> 3 : units;
-		if (units * unit_bits > 16)
-			align(in, al);
-		if (!(st->buf = carve_room(r, size + 1, size + 1 + WR_SLACK)))
-			return PER_FAIL;
-		st->size = (int)size;
-		int rc = bits ? get_bits(in, st->buf, units) : get_chars(in, st->buf, units, unit_bits, clb, cub);
-		if (rc)
-			return rc > 0 ? PER_FAIL : PER_STARVED;
-		st->buf[size] = 0;
-		if (bits)
-			st->bits_unused = (units & 7) ? 8 - (int)(units & 7) : 0;
-		return PER_OK;
-	}
-	st->buf = NULL;
-	st->size = 0;
 	int repeat = 0;
-	long raw;
-	if (nbits > 0) {
-		int64_t c = cwn_get(in, al, nbits, (unsigned long long)(ub - lb));
-		raw = c < 0 ? -1 : (long)c;
-	} else {
-		raw = get_length(in, al, &repeat);
+	long raw = (long)ub; /* a fixed size has no length */
+	if (nbits != 0) {
+		raw = nbits > 0 ? (long)cwn_get(in, al, nbits, (unsigned long long)(ub - lb))
+		                : get_length(in, al, &repeat);
+		if (raw < 0)
+			return PER_STARVED;
+		raw += (long)lb;
 	}
-	if (raw < 0)
-		return PER_STARVED;
-	raw += (long)lb;
 	if (__builtin_expect(repeat, 0))
-		return octets_fragments(r, st, in, al, bits, unit_bits, clb, cub, raw);
-	align(in, al);
+		return octets_fragments(r, st, in, al, bits, unit_bits, raw);
+	if (nbits != 0 || (size_t)raw * unit_bits > 16)
+		align(in, al);
 	size_t len_bytes = bits ? ((size_t)raw + 7) >> 3 : (size_t)raw;
 	if (bits && (raw & 7))
 		st->bits_unused = 8 - (int)(raw & 7);
@@ -668,27 +612,25 @@ static ALWAYS_INLINE int octets_v(reader *r, void **sptr, per_in *in, int al, in
 	if (!p)
 		return PER_FAIL;
 	st->buf = p;
-	int rc = bits ? get_bits(in, p, (size_t)raw) : get_chars(in, p, (size_t)raw, unit_bits, clb, cub);
-	if (rc)
-		return rc > 0 ? PER_FAIL : PER_STARVED;
+	if (bits ? get_bits(in, p, (size_t)raw) : get_chars(in, p, (size_t)raw, unit_bits))
+		return PER_STARVED;
 	st->size = (int)len_bytes;
 	p[len_bytes] = 0;
 	return PER_OK;
 }
 
-/* A run-time unit size would unpack characters a bit at a time, so a string
- * whose unit or offset differs between the variants gets a copy for each. */
-static ALWAYS_INLINE int octets_c(reader *r, void **sptr, per_in *in, int al, int bits, int nbits,
-                                  long long lb, long long ub, unsigned unit_bits, long long clb,
-                                  long long cub, size_t struct_size)
+/*
+ * IA5String's characters take 7 bits in UNALIGNED and 8 in ALIGNED (X.691
+ * 30.5.3): a copy for each, as a run-time unit would unpack them a bit at
+ * a time. (The module has no other alphabet: per_read_emit.c refuses one.)
+ */
+static ALWAYS_INLINE int octets_c(reader *r, void **sptr, per_in *in, int al, int bits, int ia5,
+                                  int nbits, long long lb, long long ub, size_t struct_size)
 {
-	unsigned a_unit = bits ? unit_bits : aligned_unit(unit_bits);
-	long long u_clb = (unsigned long long)cub <= (2ULL << (unit_bits - 1)) ? 0 : clb;
-	long long a_clb = (unsigned long long)cub < (1ULL << a_unit) ? 0 : clb;
-	if (a_unit == unit_bits && a_clb == u_clb)
-		return octets_v(r, sptr, in, al, bits, nbits, lb, ub, unit_bits, u_clb, cub, struct_size);
-	return al ? octets_v(r, sptr, in, 1, bits, nbits, lb, ub, a_unit, a_clb, cub, struct_size)
-	          : octets_v(r, sptr, in, 0, bits, nbits, lb, ub, unit_bits, u_clb, cub, struct_size);
+	if (!ia5)
+		return octets_v(r, sptr, in, al, bits, nbits, lb, ub, bits ? 1 : 8, struct_size);
+	return al ? octets_v(r, sptr, in, 1, 0, nbits, lb, ub, 8, struct_size)
+	          : octets_v(r, sptr, in, 0, 0, nbits, lb, ub, 7, struct_size);
 }
 
 /* --- other leaves ------------------------------------------------------------- */

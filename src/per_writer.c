@@ -440,42 +440,30 @@ static ALWAYS_INLINE int put_chars7(pw *w, const schema_member *sm, const uint8_
 	return 0;
 }
 
-/* Characters of ubits bits each, within clo..chi (asn1c's per_put_characters
- * without a character map: a code is the character less clo). */
-static NOINLINE int put_chars(pw *w, const schema_member *sm, const uint8_t *buf, size_t n,
-                              unsigned ubits, long long clo, long long chi)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (buf[i] < clo || buf[i] > chi)
-			return stop(w, W_CONSTRAINT, sm, "character outside the alphabet");
-		put(w, (uint32_t)(buf[i] - clo), ubits);
-	}
-	return 0;
-}
-
-/* n units of a string: bits, octets as they are, or characters. */
-static ALWAYS_INLINE int put_units(pw *w, const schema_member *sm, int st, const uint8_t *buf,
-                                   size_t n, unsigned ubits, long long clo, long long chi)
+/*
+ * n units of a string: bits, or octets as they are, but IA5String's
+ * characters (0..127, the module's only alphabet: per_write_emit.c refuses
+ * another), which take 7 bits in UNALIGNED (asn1c: the alphabet's bits,
+ * as ub <= 2^b) and 8 in ALIGNED (X.691 27.5.2-4).
+ */
+static ALWAYS_INLINE int put_units(pw *w, int A, const schema_member *sm, int st,
+                                   const uint8_t *buf, size_t n)
 {
 	if (st == ST_BITS) {
 		put_bits(w, buf, n);
 		return 0;
 	}
-	if (ubits == 8 && clo == 0) {
-		if (st == ST_IA5 && chi == 127 && !schema_ascii(buf, n))
-			return stop(w, W_CONSTRAINT, sm, "character outside the alphabet");
-		put_bytes(w, buf, n);
-		return 0;
-	}
-	if (ubits == 7 && clo == 0 && chi == 127)
+	if (st == ST_IA5 && !A)
 		return put_chars7(w, sm, buf, n);
-	return put_chars(w, sm, buf, n, ubits, clo, chi);
+	if (st == ST_IA5 && !schema_ascii(buf, n))
+		return stop(w, W_CONSTRAINT, sm, "character outside the alphabet");
+	put_bytes(w, buf, n);
+	return 0;
 }
 
 /* Units in length-prefixed fragments (an unconstrained length, 10.9.3.8). */
 static NOINLINE int put_fragments(pw *w, int A, const schema_member *sm, int st,
-                                  const uint8_t *buf, size_t units, unsigned ubits, long long clo,
-                                  long long chi)
+                                  const uint8_t *buf, size_t units)
 {
 	if (units == 0) {
 		put_length(w, A, 0);
@@ -483,7 +471,7 @@ static NOINLINE int put_fragments(pw *w, int A, const schema_member *sm, int st,
 	}
 	while (units) {
 		size_t may = put_length(w, A, units);
-		if (put_units(w, sm, st, buf, may, ubits, clo, chi))
+		if (put_units(w, A, sm, st, buf, may))
 			return -1;
 		buf += st == ST_BITS ? may >> 3 : may;
 		units -= may;
@@ -493,18 +481,17 @@ static NOINLINE int put_fragments(pw *w, int A, const schema_member *sm, int st,
 
 /*
  * OCTET STRING, IA5String, BIT STRING, OBJECT IDENTIFIER (X.691 15, 16,
- * 27): the checks asn_check_constraints() makes, the size (extension bit
- * when ext; within SIZE(lo..hi) as a constrained whole number when nbits
- * >= 0, else a length determinant), then the units: ubits per character
- * with codes clo..chi. Every argument but w, m and sm is a constant in
- * the generated callers, so each inlines to the shape it has. In ALIGNED,
- * named bit lists lose their trailing 0 bits (16.2) and the units start
- * on an octet unless a fixed size takes at most 16 bits (16.9, 27.5.6);
- * UNALIGNED keeps asn1c's bits as they are.
+ * 27): the checks asn_check_constraints() makes, the size (within
+ * SIZE(lo..hi) as a constrained whole number when nbits >= 0, else a
+ * length determinant; no SIZE of the module is extensible), then the
+ * units. Every argument but w, A, m and sm is a constant in the generated
+ * callers, so each inlines to the shape it has. In ALIGNED, named bit
+ * lists lose their trailing 0 bits (16.2) and the units start on an octet
+ * unless a fixed size takes at most 16 bits (16.9, 27.5.6); UNALIGNED
+ * keeps asn1c's bits as they are.
  */
 static ALWAYS_INLINE int w_string(pw *w, int A, const char *m, const schema_member *sm, int st,
-                                  int named, int ext, int nbits, long long lo, long long hi,
-                                  unsigned ubits, long long clo, long long chi)
+                                  int named, int nbits, long long lo, long long hi)
 {
 	const BIT_STRING_t *s = (const BIT_STRING_t *)(const void *)m;
 	const uint8_t *buf = s->buf;
@@ -525,28 +512,19 @@ static ALWAYS_INLINE int w_string(pw *w, int A, const char *m, const schema_memb
 	}
 	if (st == ST_OID && UNLIKELY(units < 1))
 		return stop(w, W_CONSTRAINT, sm, "empty OBJECT IDENTIFIER");
-	if (nbits >= 0 && UNLIKELY((long long)units < lo || (long long)units > hi)) {
-		if (!ext)
-			return stop(w, W_CONSTRAINT, sm, "size out of range");
-		/* Outside an extensible root: a length and canonical units. */
-		put(w, 1, 1);
-		if (st == ST_IA5 && !schema_ascii(buf, units))
-			return stop(w, W_CONSTRAINT, sm, "character outside the alphabet");
-		return put_fragments(w, A, sm, st, buf, units, st == ST_BITS ? 1 : 8, 0, 255);
-	}
-	if (ext)
-		put(w, 0, 1);
+	if (nbits >= 0 && UNLIKELY((long long)units < lo || (long long)units > hi))
+		return stop(w, W_CONSTRAINT, sm, "size out of range");
 	if (nbits < 0) {
 		if (LIKELY(units <= 127)) {
 			put_length(w, A, units);
-			return put_units(w, sm, st, buf, units, ubits, clo, chi);
+			return put_units(w, A, sm, st, buf, units);
 		}
-		return put_fragments(w, A, sm, st, buf, units, ubits, clo, chi);
+		return put_fragments(w, A, sm, st, buf, units);
 	}
 	put_whole(w, A, units - (uint64_t)lo, nbits, (unsigned long long)(hi - lo) + 1);
-	if (!(lo == hi && hi * ubits <= 16))
+	if (!(lo == hi && hi * (st == ST_BITS ? 1 : 8) <= 16)) /* ALIGNED's units */
 		align(w, A);
-	return put_units(w, sm, st, buf, units, ubits, clo, chi);
+	return put_units(w, A, sm, st, buf, units);
 }
 
 #include "megaco_per_write.inc"

@@ -71,47 +71,6 @@ static void collect(int type, int per)
 }
 
 /*
- * A string's numbers as asn1c's OCTET_STRING_decode_uper works them out:
- * its defaults without a PER constraint, units of the alphabet's bits.
- */
-typedef struct strnums {
-	int nbits;
-	long long lb, ub;
-	unsigned unit_bits;
-	long long clb, cub;
-} strnums;
-
-static strnums string_numbers(int kind, const schema_per *pc, int per, const char *name)
-{
-	strnums s;
-	int bits = kind == SK_BITS;
-	if (!per) {
-		s = (strnums){ -1, 0, 0, bits ? 1 : 8, 0, 255 };
-		return s;
-	}
-	if (pc->size.flags & SR_EXTENSIBLE) /* X.691 16.6 would read the size otherwise */
-		fail("an extensible SIZE on a string is not in the module", name);
-	s.nbits = pc->size.effective_bits;
-	s.lb = pc->size.lower;
-	s.ub = pc->size.upper;
-	s.unit_bits = bits ? 1 : 8;
-	if (!bits && (pc->value.flags & SR_CONSTRAINED)) {
-		if (pc->value.range_bits < 1 || pc->value.range_bits > 8)
-			fail("alphabet wider than 8 bits", name);
-		s.unit_bits = (unsigned)pc->value.range_bits;
-	}
-	/* The alphabet's bounds; whether characters are offset by its lower
-	 * bound depends on the variant's unit size (per_reader.c). */
-	s.clb = pc->value.lower;
-	s.cub = pc->value.upper;
-	if (!(pc->value.flags & SR_CONSTRAINED)) {
-		s.clb = 0;
-		s.cub = 255;
-	}
-	return s;
-}
-
-/*
  * "rc = <decode the value of member k at slot>;", slot a void ** expression,
  * at depth `depth` (the count of constructed values around it).
  */
@@ -150,10 +109,19 @@ static void emit_decode(int k, const char *slot, const char *depth, const char *
 		fprintf(out, "%src = null_c(r, %s);\n", ind, slot);
 		return;
 	default: { /* strings, OID as asn1c reads it (an OCTET STRING) */
-		strnums s = string_numbers(t->kind, pc, m->per, m->name);
-		fprintf(out, "%src = octets_c(r, %s, in, al, %d, %d, %s, %s, %uu, %s, %s, %s);\n", ind, slot,
-		        t->kind == SK_BITS, s.nbits, lit(s.lb), lit(s.ub), s.unit_bits, lit(s.clb),
-		        lit(s.cub), size);
+		/* Without a constraint asn1c's default: any length, any octets. */
+		const schema_range *sz = &pc->size, *a = &pc->value;
+		int ia5 = t->kind == SK_IA5, nbits = m->per ? sz->effective_bits : -1;
+		int alphabet = m->per && t->kind != SK_BITS && (a->flags & SR_CONSTRAINED);
+		if (m->per && (sz->flags & SR_EXTENSIBLE)) /* X.691 16.6 would read the size otherwise */
+			fail("an extensible SIZE on a string is not in the module", m->name);
+		/* The alphabets per_reader.c's get_chars() reads: IA5String's, any octet. */
+		if (ia5 ? !alphabet || a->lower != 0 || a->upper != 127 || a->range_bits != 7
+		        : alphabet && (a->lower != 0 || a->upper != 255))
+			fail("an alphabet other than IA5String's 0..127 or any octet", m->name);
+		fprintf(out, "%src = octets_c(r, %s, in, al, %d, %d, %d, %s, %s, %s);\n", ind, slot,
+		        t->kind == SK_BITS, ia5, nbits, lit(nbits >= 0 ? sz->lower : 0),
+		        lit(nbits >= 0 ? sz->upper : 0), size);
 		return;
 	}
 	}

@@ -116,54 +116,23 @@ static void emit_value(int k, const char *ind)
 	case SK_IA5:
 	case SK_BITS:
 	case SK_OID: {
-		/* asn1c's OCTET STRING default without constraints: 8-bit units, any length. */
-		static const schema_per dflt = { { SR_CONSTRAINED, 8, 8, 0, 255 }, { SR_SEMI, -1, -1, 0, 0 } };
-		const schema_per *p = sm->per ? pc : &dflt;
+		/* Without a constraint asn1c's default: any length, any octets. */
+		const schema_range *sz = &pc->size, *a = &pc->value;
 		int st = t->kind == SK_OCTETS ? ST_OCTETS : t->kind == SK_IA5 ? ST_IA5
 		         : t->kind == SK_BITS ? ST_BITS : ST_OID;
-		int ext = (p->size.flags & SR_EXTENSIBLE) != 0, nbits = p->size.effective_bits;
-		long long lo = p->size.lower, hi = p->size.upper;
+		int nbits = sm->per ? sz->effective_bits : -1;
+		long long lo = nbits >= 0 ? sz->lower : 0, hi = nbits >= 0 ? sz->upper : 0;
 		if (nbits >= 0 && (nbits > 16 || lo < 0 || hi < lo || hi >= 65536))
 			refuse(tn, mn, "a SIZE the writer does not take");
-		if (nbits < 0)
-			lo = 0, hi = 0;
-		/* Unit bits and lowest code per variant ([0] UNALIGNED, [1] ALIGNED). */
-		int ubits[2] = { 1, 1 };
-		long long clo[2] = { 0, 0 }, chi = 255;
-		if (st != ST_BITS) {
-			int b = 8;
-			long long lo0 = 0;
-			if (p->value.flags & SR_CONSTRAINED) {
-				b = p->value.range_bits;
-				lo0 = p->value.lower;
-				chi = p->value.upper;
-			}
-			if (b < 1 || b > 8 || lo0 < 0 || chi > 255 || chi < lo0)
-				refuse(tn, mn, "an alphabet the writer does not take");
-			/* asn1c: ub <= 2^b, not X.691's 2^b - 1 */
-			ubits[0] = b;
-			clo[0] = chi <= (2LL << (b - 1)) ? 0 : lo0;
-			/* X.691 27.5.2-4: b rounded up to a power of 2; codes
-			 * are the characters when the largest fits in b bits. */
-			int b2 = 1;
-			while (b2 < b)
-				b2 *= 2;
-			ubits[1] = b2;
-			clo[1] = chi <= (1LL << b2) - 1 ? 0 : lo0;
-			if (st == ST_IA5 && (clo[0] != 0 || clo[1] != 0 || chi != 127 || ubits[0] != 7 ||
-			                     ubits[1] != 8))
-				refuse(tn, mn, "an IA5String alphabet other than 0..127");
-		}
-		/* A unit or offset that differs between the variants is a
-		 * copy of the call for each, so the units pack with constant
-		 * shifts. */
-		int both = ubits[0] == ubits[1] && clo[0] == clo[1];
-		fprintf(out, "%sif (%s", ind, both ? "" : "A ? ");
-		for (int a = both ? 0 : 1; a >= 0; a--)
-			fprintf(out, "w_string(w, %s, m, %s, %d, %d, %d, %d, %s, %s, %d, %s, %s)%s",
-			        both ? AL : a ? "1" : "0", ref, st, (sm->flags & SM_NAMED_BITS) != 0, ext,
-			        nbits, lit(lo), lit(hi), ubits[a], lit(clo[a]), lit(chi), a ? " : " : "");
-		fprintf(out, ")\n%s\treturn -1;\n", ind);
+		if (sm->per && (sz->flags & SR_EXTENSIBLE))
+			refuse(tn, mn, "an extensible SIZE is not in the module");
+		/* The alphabets per_writer.c's put_units() writes: IA5String's, any octet. */
+		int alphabet = sm->per && st != ST_BITS && (a->flags & SR_CONSTRAINED);
+		if (st == ST_IA5 ? !alphabet || a->lower != 0 || a->upper != 127 || a->range_bits != 7
+		                 : alphabet && (a->lower != 0 || a->upper != 255))
+			refuse(tn, mn, "an alphabet other than IA5String's 0..127 or any octet");
+		fprintf(out, "%sif (w_string(w, %s, m, %s, %d, %d, %d, %s, %s))\n%s\treturn -1;\n", ind, AL,
+		        ref, st, (sm->flags & SM_NAMED_BITS) != 0, nbits, lit(lo), lit(hi), ind);
 		return;
 	}
 	default:
