@@ -316,22 +316,11 @@ int names_encode_converted(const megaco_message *msg, megaco_encoding enc,
 	memset(&tmp, 0, sizeof tmp);
 	arena_init(&tmp.arena, o->allocator, 4096);
 	tmp.form = enc_name_form(enc);
+	tmp.sound = 1; /* a copy of msg, which has passed model_check(), with new names */
 	int rc = convert_copy(&tmp.arena, msg->model, tmp.form, o, &tmp.model, err);
-	if (rc == MEGACO_OK) {
-		switch (enc) {
-		case MEGACO_ENC_BER:
-			rc = ber_encode_message(&tmp, o, buf, cap, out_len, err);
-			break;
-		case MEGACO_ENC_PER:
-		case MEGACO_ENC_APER:
-			rc = per_encode_message(&tmp, o, enc == MEGACO_ENC_APER, buf, cap, out_len, err);
-			break;
-		default:
-			rc = text_encode_message(&tmp, enc == MEGACO_ENC_COMPACT, o, buf, cap,
-			                         out_len, err);
-			break;
-		}
-	}
+	/* In enc's name form now: megaco_encode's own dispatch (its version gate runs again). */
+	if (rc == MEGACO_OK)
+		rc = megaco_encode(&tmp, enc, o, buf, cap, out_len, err);
 	arena_reset_blocks(&tmp.arena);
 	return rc;
 }
