@@ -355,11 +355,13 @@ static inline void cm0(enc *e)
 		rb(e, l);                                                                          \
 	} while (0)
 
-/* Keyword as the next item of a list: separator first unless it is the first. */
-static void list_kw(enc *e, int *n, int l, int id)
+/* Keyword id, when present, as the next item of the list n (at indentation l). */
+static inline void list_kw(enc *e, int *n, int l, int id, int present)
 {
-	SEP(e, *n, l);
-	kw(e, id);
+	if (present) {
+		SEP(e, *n, l);
+		kw(e, id);
+	}
 }
 
 /*
@@ -1331,8 +1333,7 @@ static void event_actions(enc *e, const asn_TYPE_descriptor_t *td, const void *a
 		no_form(e, td, a, "an empty eventAction");
 	if (ka && !*ka)
 		no_form(e, &asn_DEF_BOOLEAN, ka, "KeepActive FALSE");
-	if (ka && *ka)
-		list_kw(e, n, l, KW_KEEP_ACTIVE);
+	list_kw(e, n, l, KW_KEEP_ACTIVE, ka && *ka);
 	if (ka && *ka && sd)
 		fail_at(e, &asn_DEF_SignalsDescriptor, sd, MEGACO_ERR_CONSTRAINT,
 		        "KeepActive with an embedded Signals descriptor has no text form");
@@ -1342,8 +1343,7 @@ static void event_actions(enc *e, const asn_TYPE_descriptor_t *td, const void *a
 		embed(e, se, sd, l);
 	}
 	OPT_ITEM(e, *n, l, notify_behaviour, nb);
-	if (rse)
-		list_kw(e, n, l, KW_RESET_EVENTS_DESCRIPTOR);
+	list_kw(e, n, l, KW_RESET_EVENTS_DESCRIPTOR, rse != NULL);
 }
 
 /*
@@ -1502,16 +1502,11 @@ static void signal(enc *e, const Signal_t *s, unsigned l)
 		SEP(e, n, l + 1);
 		kw_eq(e, KW_NOTIFY_COMPLETION);
 		lb(e, l + 1);
-		for (int i = 0, m = 0; i < 5; i++) {
-			if (!bit(s->notifyCompletion, i))
-				continue;
-			SEP(e, m, l + 2);
-			kw(e, text_kw_notify_completion[i]);
-		}
+		for (int i = 0, m = 0; i < 5; i++)
+			list_kw(e, &m, l + 2, text_kw_notify_completion[i], bit(s->notifyCompletion, i));
 		rb(e, l + 1);
 	}
-	if (s->keepActive && *s->keepActive)
-		list_kw(e, &n, l + 1, KW_KEEP_ACTIVE);
+	list_kw(e, &n, l + 1, KW_KEEP_ACTIVE, s->keepActive && *s->keepActive);
 	names_once(e, &s->sigParList.list, &asn_DEF_SigParameter, "a signal parameter");
 	EACH_ITEM(e, &s->sigParList.list, n, l + 1, sig_parameter)
 	enum_item(e, &n, l + 1, KW_DIRECTION, s->direction, KWS(text_kw_signal_direction),
@@ -1721,12 +1716,9 @@ static int ind_aud_stream_parms(enc *e, const IndAudStreamParms_t *p, unsigned l
 		SEP(e, n, l);
 		kw_lb(e, KW_LOCAL_CONTROL, l);
 		int m = 0;
-		if (c->streamMode)
-			list_kw(e, &m, l + 1, KW_MODE);
-		if (c->reserveValue)
-			list_kw(e, &m, l + 1, KW_RESERVED_VALUE);
-		if (c->reserveGroup)
-			list_kw(e, &m, l + 1, KW_RESERVED_GROUP);
+		list_kw(e, &m, l + 1, KW_MODE, c->streamMode != NULL);
+		list_kw(e, &m, l + 1, KW_RESERVED_VALUE, c->reserveValue != NULL);
+		list_kw(e, &m, l + 1, KW_RESERVED_GROUP, c->reserveGroup != NULL);
 		if (c->streamMode && c->streamModeSel)
 			no_form(e, &asn_DEF_IndAudLocalControlDescriptor, c,
 			        "streamMode with streamModeSel (Mode twice)");
@@ -1765,10 +1757,8 @@ static void ind_aud_termination_state(enc *e, const IndAudTerminationStateDescri
 	int n = 0;
 	for (int i = 0; i < d->propertyParms.list.count; i++)
 		ind_aud_property(e, d->propertyParms.list.array[i], &n, 1, l + 1);
-	if (d->eventBufferControl)
-		list_kw(e, &n, l + 1, KW_BUFFER);
-	if (d->serviceState)
-		list_kw(e, &n, l + 1, KW_SERVICE_STATES);
+	list_kw(e, &n, l + 1, KW_BUFFER, d->eventBufferControl != NULL);
+	list_kw(e, &n, l + 1, KW_SERVICE_STATES, d->serviceState != NULL);
 	service_state(e, &n, l + 1, d->serviceStateSel);
 	rb(e, l);
 }
@@ -1906,17 +1896,10 @@ static void ind_audit_parameter(enc *e, const IndAuditParameter_t *p, unsigned l
 /* auditItem tokens in bit order, text_kw_audit_token's: muxToken(0) .. eventBufferToken(9). */
 #define AUDIT_TOKENS ((int)(sizeof text_kw_audit_token / sizeof text_kw_audit_token[0]) - 1)
 
-static int audit_tokens(enc *e, const BIT_STRING_t *b, int *n, unsigned l)
+static void audit_tokens(enc *e, const BIT_STRING_t *b, int *n, unsigned l)
 {
-	int any = 0;
-	for (int i = 0; i < AUDIT_TOKENS; i++) {
-		if (bit(b, i)) {
-			SEP(e, *n, l);
-			kw(e, text_kw_audit_token[i]);
-			any = 1;
-		}
-	}
-	return any;
+	for (int i = 0; i < AUDIT_TOKENS; i++)
+		list_kw(e, n, l, text_kw_audit_token[i], bit(b, i));
 }
 
 static int has_tokens(const BIT_STRING_t *b)
@@ -2090,8 +2073,7 @@ static void service_change_parm(enc *e, const ServiceChangeParm_t *p, unsigned l
 				ind_audit_parameter(e, a->auditPropertyToken->list.array[i], l + 1);
 			}
 	}
-	if (p->serviceChangeIncompleteFlag)
-		list_kw(e, &n, l + 1, KW_SERVICE_CHANGE_INCOMPLETE);
+	list_kw(e, &n, l + 1, KW_SERVICE_CHANGE_INCOMPLETE, p->serviceChangeIncompleteFlag != NULL);
 	rb(e, l);
 }
 
@@ -2481,14 +2463,10 @@ static void context_audit(enc *e, const ContextAttrAuditRequest_t *a, int *n, un
 	SEP(e, *n, l);
 	kw_lb(e, KW_CONTEXT_AUDIT, l);
 	int m = 0;
-	if (a->topology)
-		list_kw(e, &m, l + 1, KW_TOPOLOGY);
-	if (a->emergency)
-		list_kw(e, &m, l + 1, KW_EMERGENCY);
-	if (a->priority)
-		list_kw(e, &m, l + 1, KW_PRIORITY);
-	if (a->iepscallind)
-		list_kw(e, &m, l + 1, KW_IEPS);
+	list_kw(e, &m, l + 1, KW_TOPOLOGY, a->topology != NULL);
+	list_kw(e, &m, l + 1, KW_EMERGENCY, a->emergency != NULL);
+	list_kw(e, &m, l + 1, KW_PRIORITY, a->priority != NULL);
+	list_kw(e, &m, l + 1, KW_IEPS, a->iepscallind != NULL);
 	if (a->contextPropAud)
 		for (int i = 0; i < a->contextPropAud->list.count; i++)
 			ind_aud_property(e, a->contextPropAud->list.array[i], &m, 0, l + 1);
@@ -2541,21 +2519,8 @@ static void action_reply(enc *e, const ActionReply_t *a, unsigned l)
 	kw_eq(e, KW_CTX);
 	context_id(e, a->contextId);
 	int n = 0;
-	/* A reply to a context with nothing to say is the bare "Context = id". */
-	int ctx = 0;
-	if (a->contextReply) {
-		const ContextRequest_t *c = a->contextReply;
-		ctx = c->priority || c->emergency || (c->topologyReq && c->topologyReq->list.count) ||
-		      c->iepscallind || (c->contextProp && c->contextProp->list.count) ||
-		      (c->contextList && c->contextList->list.count);
-	}
-	if (a->contextReply && !ctx) {
-		/* Text spells an empty context reply as its absence. */
-		fail_at(e, &asn_DEF_ContextRequest, a->contextReply, MEGACO_ERR_CONSTRAINT,
-		        "an empty contextReply has no text form");
-		return;
-	}
-	if (!ctx && !a->errorDescriptor && !a->commandReply.list.count) {
+	/* A reply with nothing to say is the bare "Context = id" (an empty contextReply: refused). */
+	if (!a->contextReply && !a->errorDescriptor && !a->commandReply.list.count) {
 		/* "Context = id" without braces is v3's (actionReplyBody is optional only there). */
 		if (e->version < 3)
 			fail_at(e, &asn_DEF_ActionReply, a, MEGACO_ERR_CONSTRAINT,

@@ -1129,7 +1129,7 @@ static const enc_case cases[] = {
 	{ "empty ActionReply in v3", b_empty_reply_v3, MEGACO_OK,
 	  H3 "Reply = 1 {\n\tContext = 400\n}", C3 "P=1{C=400}" },
 	{ "empty contextReply", e_empty_context_reply, MEGACO_ERR_CONSTRAINT,
-	  "actionReplies[0].contextReply: an empty contextReply", NULL },
+	  "actionReplies[0].contextReply: an empty context request", NULL },
 	{ "empty list in a context request", e_empty_context_request, MEGACO_ERR_CONSTRAINT,
 	  "actions[0].contextRequest: an empty context request or empty list", NULL },
 	{ "empty eventAction", e_empty_event_action, MEGACO_ERR_CONSTRAINT,
