@@ -500,14 +500,12 @@ static int read_entry(yctx *c, yaml_node_t *n, int level, yentry *e)
 		} else if (level == 1 && !strcmp(key, "parameters")) {
 			e->params = v;
 		} else {
-			int found = 0;
-			for (int i = 0; level == 0 && i < NKINDS; i++)
-				if (!strcmp(key, kind_keys[i])) {
-					e->lists[i] = v;
-					found = 1;
-				}
-			if (!found)
+			int i = 0;
+			while (level == 0 && i < NKINDS && strcmp(key, kind_keys[i]))
+				i++;
+			if (level != 0 || i == NKINDS)
 				return yerr(c, k, MEGACO_ERR_SYNTAX, "unknown key");
+			e->lists[i] = v;
 		}
 	}
 	if (!e->name || !e->has_id)
