@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -30,12 +31,7 @@ static size_t skip_lwsp(const unsigned char *p, size_t len, size_t i)
 static int prefix_ci(const unsigned char *p, size_t len, size_t i, const char *word)
 {
 	size_t n = strlen(word);
-	if (len - i < n)
-		return 0;
-	for (size_t k = 0; k < n; k++)
-		if (toupper(p[i + k]) != word[k])
-			return 0;
-	return 1;
+	return len - i >= n && !strncasecmp((const char *)p + i, word, n);
 }
 
 static int read_text_version(const unsigned char *p, size_t len, size_t i)
