@@ -702,12 +702,8 @@ static int parse_mid(text_parse *px, const text_tok *t, int allow_port, mid_part
 	if (s[0] == '[' || s[0] == '<') {
 		const char *close = NULL;
 		if (s[0] == '[') {
-			/* s + 17 is in the token: the reads need no bounds checks. */
-			const unsigned char *p = (const unsigned char *)s + 1;
-			const unsigned char *e = (const unsigned char *)s + n;
-			const unsigned char *q = n >= 17 ? dotted_quad(p, e, 0, m->addr)
-			                                 : dotted_quad(p, e, 1, m->addr);
-			close = (const char *)q;
+			close = (const char *)dotted_quad((const unsigned char *)s + 1,
+			                                  (const unsigned char *)s + n, 1, m->addr);
 			if (close) {
 				m->kind = MID_IP4;
 				m->addr_len = 4;
@@ -1322,51 +1318,42 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 	ContextAttrAuditRequest_t *c = p;
 	if (!c && !(c = NEW(px, ContextAttrAuditRequest_t)))
 		return NULL;
-	int rc = 0;
-	/* Each at most once; "PR" and "PR = 3" are different items (twice()'s eq). */
+	/* Each at most once; "PR" and "PR = 3" are different items (twice()'s eq). c or NULL. */
 #define AUD_ONCE(f, what, since, val)                                                          \
-	(c->f ? twice(px, it->off, -1, 1, what, "ContextAudit")                                    \
-	      : GATE(px, it->off, since, what) ? -1 : (c->f = (val)) ? 0 : -1)
+	(c->f ? twice(px, it->off, -1, 1, what, "ContextAudit"), NULL                              \
+	      : GATE(px, it->off, since, what) || !(c->f = (val)) ? NULL : c)
 	switch (it->kind) {
 	case TI_A_TOPOLOGY:
-		rc = AUD_ONCE(topology, "Topology", 1, new_int(px, 0));
-		break;
+		return AUD_ONCE(topology, "Topology", 1, new_int(px, 0));
 	case TI_A_EMERGENCY:
-		rc = AUD_ONCE(emergency, "Emergency", 1, new_int(px, 0));
-		break;
+		return AUD_ONCE(emergency, "Emergency", 1, new_int(px, 0));
 	case TI_A_PRIORITY:
-		rc = AUD_ONCE(priority, "Priority", 1, new_int(px, 0));
-		break;
+		return AUD_ONCE(priority, "Priority", 1, new_int(px, 0));
 	case TI_A_IEPS:
-		rc = AUD_ONCE(iepscallind, "IEPSCall", MEGACO_SINCE_ContextAttrAuditRequest_iepscallind,
-		              new_int(px, 0));
-		break;
+		return AUD_ONCE(iepscallind, "IEPSCall", MEGACO_SINCE_ContextAttrAuditRequest_iepscallind,
+		                new_int(px, 0));
 	case TI_A_SEL_PRIORITY:
-		rc = AUD_ONCE(selectpriority, "Priority = value",
-		              MEGACO_SINCE_ContextAttrAuditRequest_selectpriority, new_long(px, it->n));
-		break;
+		return AUD_ONCE(selectpriority, "Priority = value",
+		                MEGACO_SINCE_ContextAttrAuditRequest_selectpriority, new_long(px, it->n));
 	case TI_A_SEL_EMERGENCY:
-		rc = AUD_ONCE(selectemergency, "EmergencyValue",
-		              MEGACO_SINCE_ContextAttrAuditRequest_selectemergency, new_int(px, (int)it->n));
-		break;
+		return AUD_ONCE(selectemergency, "EmergencyValue",
+		                MEGACO_SINCE_ContextAttrAuditRequest_selectemergency, new_int(px, (int)it->n));
 	case TI_A_SEL_IEPS:
-		rc = AUD_ONCE(selectiepscallind, "IEPSCall = value",
-		              MEGACO_SINCE_ContextAttrAuditRequest_selectiepscallind, new_int(px, (int)it->n));
-		break;
+		return AUD_ONCE(selectiepscallind, "IEPSCall = value",
+		                MEGACO_SINCE_ContextAttrAuditRequest_selectiepscallind, new_int(px, (int)it->n));
 	case TI_A_LOGIC:
-		if ((rc = AUD_ONCE(selectLogic, "ANDLgc or ORLgc",
-		                   MEGACO_SINCE_ContextAttrAuditRequest_selectLogic, NEW(px, SelectLogic_t))))
-			break;
+		if (!AUD_ONCE(selectLogic, "ANDLgc or ORLgc", MEGACO_SINCE_ContextAttrAuditRequest_selectLogic,
+		              NEW(px, SelectLogic_t)))
+			return NULL;
 		c->selectLogic->present = it->n ? SelectLogic_PR_orAUDITSelect : SelectLogic_PR_andAUDITSelect;
-		break;
+		return c;
 	case TI_A_PKGD:
 	case TI_A_PROP: {
 		if (GATE(px, it->off, MEGACO_SINCE_ContextAttrAuditRequest_contextPropAud,
 		         "a property in ContextAudit"))
 			return NULL;
 		void *ip = it->kind == TI_A_PKGD ? it->p : tb_ind_prop(px, NULL, it->p);
-		rc = ip ? IND_PROP_ADD(px, c->contextPropAud, ip) : -1;
-		break;
+		return ip && !IND_PROP_ADD(px, c->contextPropAud, ip) ? c : NULL;
 	}
 	default: { /* TI_A_NESTED */
 		/* ContextAttr { ... } inside ContextAudit: same fields, merged; each at most once. */
@@ -1387,11 +1374,10 @@ void *tb_ctx_audit(text_parse *px, void *p, const text_item *it)
 		TAKE(topology); TAKE(emergency); TAKE(priority); TAKE(iepscallind);
 		TAKE(selectpriority); TAKE(selectemergency); TAKE(selectiepscallind); TAKE(selectLogic);
 #undef TAKE
-		break;
+		return c;
 	}
 	}
 #undef AUD_ONCE
-	return rc ? NULL : c;
 }
 
 tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
@@ -1400,28 +1386,23 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 	if (!l && !(l = tb_list_new(px, NULL)))
 		return NULL;
 	TopologyRequest_t *tr = l->list.count ? l->list.array[l->list.count - 1] : NULL;
-	static const char *const shape =
-		"termination A, termination B, direction [, Stream] [, OnewayExternal/OnewayBoth]";
 	switch (it->kind) {
-	case TI_TOPO_TID: {
+	case TI_TOPO_TID:
 		/* The terminations are built in place (the request is zeroed). */
 		if (l->aux) { /* second termination of the open triple */
 			tr = l->aux;
-			if (set_term_id(px, &it->tok, &tr->terminationTo))
-				return NULL;
 			l->aux = NULL;
-			if (add(px, &l->list, tr))
+			if (set_term_id(px, &it->tok, &tr->terminationTo) || add(px, &l->list, tr))
 				return NULL;
 			tr->topologyDirection = -1;
-		} else {
-			if (tr && tr->topologyDirection == -1)
-				return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected %s", shape), NULL;
-			if (!(tr = NEW(px, TopologyRequest_t)) || set_term_id(px, &it->tok, &tr->terminationFrom))
-				return NULL;
-			l->aux = tr;
+			return l;
 		}
+		if (tr && tr->topologyDirection == -1)
+			break;
+		if (!(tr = l->aux = NEW(px, TopologyRequest_t)) ||
+		    set_term_id(px, &it->tok, &tr->terminationFrom))
+			return NULL;
 		return l;
-	}
 	case TI_TOPO_DIR: {
 		/*
 		 * A direction, then optionally an extension (OnewayExternal,
@@ -1432,7 +1413,7 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 		int ext = it->n == TEXT_KW_ONEWAY_EXTERNAL || it->n == TEXT_KW_ONEWAY_BOTH;
 		if (l->aux || !tr || (!ext && (tr->streamID || tr->topologyDirection != -1)) ||
 		    (ext && tr->topologyDirectionExtension))
-			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected %s", shape), NULL;
+			break;
 		if (!ext) {
 			tr->topologyDirection = text_kw_value(text_kw_topology_direction, it->n);
 			return l;
@@ -1447,11 +1428,13 @@ tb_list *tb_topology(text_parse *px, tb_list *l, const text_item *it)
 	}
 	default: /* TI_TOPO_STREAM */
 		if (l->aux || !tr || tr->topologyDirection == -1 || tr->streamID)
-			return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected %s", shape), NULL;
+			break;
 		if (GATE(px, it->off, MEGACO_SINCE_TopologyRequest_streamID, "a topology triple's Stream"))
 			return NULL;
 		return (tr->streamID = new_long(px, it->n)) ? l : NULL;
 	}
+	return tb_fail(px, MEGACO_ERR_SYNTAX, it->off, "topology: expected termination A, "
+	               "termination B, direction [, Stream] [, OnewayExternal/OnewayBoth]"), NULL;
 }
 
 tb_list *tb_topology_tid(text_parse *px, tb_list *l, const text_tok *t)
@@ -2130,22 +2113,18 @@ static NotifyBehaviour_t *notify_behaviour(text_parse *px, const text_item *it)
 	NotifyBehaviour_t *nb = NEW(px, NotifyBehaviour_t);
 	if (!nb)
 		return NULL;
-	if (it->kind == TI_NEVER_NOTIFY) {
-		nb->present = NotifyBehaviour_PR_neverNotify;
-	} else if (it->kind == TI_NOTIFY_IMMEDIATE) {
-		nb->present = NotifyBehaviour_PR_notifyImmediate;
-	} else {
-		nb->present = NotifyBehaviour_PR_notifyRegulated;
-		RegulatedEmbeddedDescriptor_t *red = NEW(px, RegulatedEmbeddedDescriptor_t);
-		if (!red)
-			return NULL;
-		embed_raw *e = it->p;
-		if (e && e->signals &&
-		    !(red->signalsDescriptor = NEW_LIST(px, SignalsDescriptor_t, e->signals)))
-			return NULL;
-		red->secondEvent = e ? e->events : NULL;
-		nb->choice.notifyRegulated = red;
-	}
+	nb->present = it->kind == TI_NEVER_NOTIFY      ? NotifyBehaviour_PR_neverNotify
+	              : it->kind == TI_NOTIFY_IMMEDIATE ? NotifyBehaviour_PR_notifyImmediate
+	                                                : NotifyBehaviour_PR_notifyRegulated;
+	if (it->kind != TI_NOTIFY_REGULATED)
+		return nb;
+	RegulatedEmbeddedDescriptor_t *red = nb->choice.notifyRegulated =
+		NEW(px, RegulatedEmbeddedDescriptor_t);
+	embed_raw *e = it->p;
+	if (!red || (e && e->signals &&
+	             !(red->signalsDescriptor = NEW_LIST(px, SignalsDescriptor_t, e->signals))))
+		return NULL;
+	red->secondEvent = e ? e->events : NULL;
 	return nb;
 }
 
@@ -2355,16 +2334,17 @@ int tb_list_signal(text_parse *px, const void *sig, const text_tok *name)
 	               "SignalType missing in a signal of a SignalList (it is needed exactly once)");
 }
 
-/*
- * Whether a list of SigParameter, EventParameter or StatisticsParameter
- * (their name first) has name already.
- */
+/* Whether a list of SigParameter or EventParameter (their name first) has name already. */
 static int name_in(const void *list, const OCTET_STRING_t *name)
 {
 	const A_SEQUENCE_OF(OCTET_STRING_t) *l = list; /* each member starts with its name */
-	for (int i = 0; i < l->count; i++)
-		if (text_same_name(l->array[i], name))
+	for (int i = 0; i < l->count; i++) {
+		const OCTET_STRING_t *n = l->array[i];
+		if (n->size != name->size)
+			continue;
+		if (text_same_name(n, name))
 			return 1;
+	}
 	return 0;
 }
 
@@ -2518,8 +2498,10 @@ void *tb_stat(text_parse *px, const text_tok *name, void *values)
 /* statisticsParameter: each statistic at most once. */
 int tb_stat_add(text_parse *px, tb_list *l, void *stat, size_t comma)
 {
-	if (name_in(&l->list, &((const StatisticsParameter_t *)stat)->statName))
-		return tb_twice(px, after_comma(px, comma), "a statistic", "Statistics");
+	const StatisticsParameter_t *st = stat;
+	for (int i = 0; i < l->list.count; i++)
+		if (text_same_name(&((const StatisticsParameter_t *)l->list.array[i])->statName, &st->statName))
+			return tb_twice(px, after_comma(px, comma), "a statistic", "Statistics");
 	return add(px, &l->list, stat);
 }
 
@@ -2625,11 +2607,9 @@ void *tb_ia_local_control(text_parse *px, void *p, const text_item *it)
 			return tb_twice(px, it->off, "Mode", where), NULL;
 		if (it->n < 0)
 			return (lc->streamMode = new_int(px, 0)) ? lc : NULL;
-		if (GATE(px, it->off, MEGACO_SINCE_IndAudLocalControlDescriptor_streamModeSel,
-		         "an audit for a Mode value"))
-			return NULL;
-		return (lc->streamModeSel = new_long(px, text_kw_value(text_kw_stream_mode, it->n))) ? lc
-		                                                                                   : NULL;
+		return GATE(px, it->off, MEGACO_SINCE_IndAudLocalControlDescriptor_streamModeSel,
+		            "an audit for a Mode value") ||
+		       !(lc->streamModeSel = new_long(px, text_kw_value(text_kw_stream_mode, it->n))) ? NULL : lc;
 	case TI_RESERVED_VALUE:
 		return ONCE(lc->reserveValue, "ReservedValue", new_int(px, 0)) ? NULL : lc;
 	case TI_RESERVED_GROUP:
@@ -2651,11 +2631,10 @@ void *tb_ia_term_state(text_parse *px, const text_item *it)
 	case TI_SERVICE_STATE:
 		if (it->n < 0)
 			return (ts->serviceState = new_int(px, 0)) ? ts : NULL;
-		if (GATE(px, it->off, MEGACO_SINCE_IndAudTerminationStateDescriptor_serviceStateSel,
-		         "an audit for a ServiceStates value"))
-			return NULL;
-		return (ts->serviceStateSel = new_long(px, text_kw_value(text_kw_service_state, it->n))) ? ts
-		                                                                                       : NULL;
+		return GATE(px, it->off, MEGACO_SINCE_IndAudTerminationStateDescriptor_serviceStateSel,
+		            "an audit for a ServiceStates value") ||
+		       !(ts->serviceStateSel = new_long(px, text_kw_value(text_kw_service_state, it->n))) ? NULL
+		                                                                                       : ts;
 	case TI_BUFFER:
 		return (ts->eventBufferControl = new_int(px, 0)) ? ts : NULL;
 	default:
@@ -2777,7 +2756,6 @@ void *tb_sc(text_parse *px, void *p, const text_item *it)
 	}
 	ServiceChangeParm_t *s = &sc->p;
 	static const char *const where = "Services";
-	int rc;
 	switch (it->kind) {
 	case TI_SC_METHOD: {
 		long m = text_kw_value(text_kw_sc_method, it->n);
@@ -2795,53 +2773,45 @@ void *tb_sc(text_parse *px, void *p, const text_item *it)
 		if (s->serviceChangeReason.list.count)
 			return tb_twice(px, it->off, "Reason", where), NULL;
 		OCTET_STRING_t *os;
-		rc = value_os(px, &it->tok, &os) || add(px, &s->serviceChangeReason.list, os);
-		break;
+		return value_os(px, &it->tok, &os) || add(px, &s->serviceChangeReason.list, os) ? NULL : sc;
 	}
 	case TI_SC_DELAY:
-		rc = ONCE(s->serviceChangeDelay, "Delay", new_ulong(px, (unsigned long)it->n));
-		break;
+		return ONCE(s->serviceChangeDelay, "Delay", new_ulong(px, (unsigned long)it->n)) ? NULL : sc;
 	case TI_SC_ADDRESS:
 		if (!s->serviceChangeAddress && s->serviceChangeMgcId)
 			return tb_exclusive(px, it->off, TEXT_KW_MGC_ID,
 			                    "ServiceChangeAddress and MgcIdToTry exclude each other"), NULL;
-		rc = ONCE(s->serviceChangeAddress, "ServiceChangeAddress", build_sc_address(px, &it->tok));
-		break;
+		return ONCE(s->serviceChangeAddress, "ServiceChangeAddress", build_sc_address(px, &it->tok))
+		       ? NULL : sc;
 	case TI_SC_MGCID:
 		if (!s->serviceChangeMgcId && s->serviceChangeAddress)
 			return tb_exclusive(px, it->off, TEXT_KW_SERVICE_CHANGE_ADDRESS,
 			                    "MgcIdToTry and ServiceChangeAddress exclude each other"), NULL;
-		rc = ONCE(s->serviceChangeMgcId, "MgcIdToTry", build_mid(px, &it->tok));
-		break;
+		return ONCE(s->serviceChangeMgcId, "MgcIdToTry", build_mid(px, &it->tok)) ? NULL : sc;
 	case TI_SC_PROFILE:
 		if (!s->serviceChangeProfile && !text_profile_ok((const uint8_t *)TXT(px, &it->tok), it->tok.len))
 			return syntax(px, &it->tok, "a profile name/version (serviceChangeProfile)"), NULL;
-		rc = ONCE(s->serviceChangeProfile, "Profile", NEW(px, ServiceChangeProfile_t)) ||
-		     set_tok(px, &s->serviceChangeProfile->profileName, &it->tok);
-		break;
+		return ONCE(s->serviceChangeProfile, "Profile", NEW(px, ServiceChangeProfile_t)) ||
+		       set_tok(px, &s->serviceChangeProfile->profileName, &it->tok) ? NULL : sc;
 	case TI_SC_VERSION:
-		rc = ONCE(s->serviceChangeVersion, "Version", new_long(px, it->n));
-		break;
+		return ONCE(s->serviceChangeVersion, "Version", new_long(px, it->n)) ? NULL : sc;
 	case TI_SC_TIMESTAMP:
-		rc = ONCE(s->timeStamp, "a time stamp", timestamp(px, &it->tok));
-		break;
+		return ONCE(s->timeStamp, "a time stamp", timestamp(px, &it->tok)) ? NULL : sc;
 	case TI_SC_INCOMPLETE:
-		rc = SINCE_ONCE(s->serviceChangeIncompleteFlag, "ServiceChangeInc",
-		                MEGACO_SINCE_ServiceChangeParm_serviceChangeIncompleteFlag, new_int(px, 0));
-		break;
+		return SINCE_ONCE(s->serviceChangeIncompleteFlag, "ServiceChangeInc",
+		                  MEGACO_SINCE_ServiceChangeParm_serviceChangeIncompleteFlag, new_int(px, 0))
+		       ? NULL : sc;
 	case TI_SC_AUDIT: {
 		if (GATE(px, it->off, MEGACO_SINCE_ServiceChangeParm_serviceChangeInfo,
 		         "an audit item in Services"))
 			return NULL;
 		text_item a = *it;
 		a.kind = it->n2;
-		rc = !(s->serviceChangeInfo = tb_audit(px, s->serviceChangeInfo, &a));
-		break;
+		return (s->serviceChangeInfo = tb_audit(px, s->serviceChangeInfo, &a)) ? sc : NULL;
 	}
 	default: /* TI_SC_EXTENSION */
-		rc = tb_fail(px, MEGACO_ERR_UNSUPPORTED, it->off,
-		             "service change extension parameters have no ASN.1 equivalent");
+		return tb_fail(px, MEGACO_ERR_UNSUPPORTED, it->off,
+		               "service change extension parameters have no ASN.1 equivalent"), NULL;
 	}
-	return rc ? NULL : sc;
 }
 
