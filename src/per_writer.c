@@ -532,39 +532,14 @@ static ALWAYS_INLINE int w_string(pw *w, int A, const char *m, const schema_memb
 /* ---- the depth bound ---------------------------------------------------------------------- */
 
 /*
- * Whether a constructed value of type t at level d (the root's is 0), or
- * one inside it, is at level max or deeper: what the PER reader refuses
- * under the same max_depth. Recurses at most max levels.
+ * A constructed value at level *max or deeper (the root's is 0), what the
+ * PER reader refuses under the same max_depth, stops the walk.
  */
-static NOINLINE int deeper(unsigned t, const char *v, unsigned d, unsigned max)
+static int deeper(const schema_node *n, void *max)
 {
-	const schema_type *ty = &schema_types[t];
-	if (ty->kind != SK_SEQUENCE && ty->kind != SK_CHOICE && ty->kind != SK_SEQUENCE_OF)
-		return 0;
-	if (d >= max)
-		return 1;
-	if (ty->kind == SK_SEQUENCE_OF) {
-		const asn_anonymous_set_ *l = _A_CSET_FROM_VOID(v);
-		const schema_member *m = &schema_members[ty->first];
-		for (int i = 0; i < l->count; i++)
-			if (l->array[i] && deeper(m->type, l->array[i], d + 1, max))
-				return 1;
-		return 0;
-	}
-	unsigned first = ty->first, end = first + ty->count;
-	if (ty->kind == SK_CHOICE) {
-		int k = schema_present_get(v + ty->pres_offset, ty->pres_size);
-		if (k <= 0 || k > ty->count)
-			return 0;
-		first += (unsigned)k - 1, end = first + 1;
-	}
-	for (unsigned k = first; k < end; k++) {
-		const schema_member *m = &schema_members[k];
-		const char *p = schema_member_value(m, v);
-		if (p && deeper(m->type, p, d + 1, max))
-			return 1;
-	}
-	return 0;
+	if (schema_constructed(schema_types[n->type].kind) && n->depth >= *(unsigned *)max)
+		return -1;
+	return WALK_CONTINUE;
 }
 
 /*
@@ -574,7 +549,7 @@ static NOINLINE int deeper(unsigned t, const char *v, unsigned d, unsigned max)
  */
 static COLD int levels_walk(pw *w, unsigned type, const char *v, unsigned max_depth)
 {
-	if (!deeper(type, v, 0, max_depth))
+	if (schema_walk(type, (void *)(uintptr_t)v, deeper, &max_depth) == 0)
 		return 1;
 	stop_type(w, W_LEVELS, (int)type, "nested deeper than max_depth");
 	return 0;
