@@ -148,40 +148,29 @@ static NOINLINE unsigned char *put_tags(writer *w, unsigned char *p, const unsig
 	return m->tag_mode ? put_tl(w, p, m->tag, (size_t)(end - p), constructed) : p;
 }
 
-/* hdr1() past the short form: the outer levels of most messages take 0x81. */
-static NOINLINE unsigned char *hdr1_long(writer *w, unsigned char *p, const unsigned char *end,
-                                         unsigned char id, const schema_member *m)
+/* hdr() past the short form: the outer levels of most messages take 0x81. */
+static NOINLINE unsigned char *hdr_long(writer *w, unsigned char *p, const unsigned char *end,
+                                        unsigned char id, const schema_member *m, int constructed)
 {
 	size_t len = (size_t)(end - p);
-	if (LIKELY(len <= 0xff && room(w, p, 3))) {
+	if (LIKELY(id && len <= 0xff && room(w, p, 3))) {
 		p -= 3;
 		p[0] = id;
 		p[1] = 0x81;
 		p[2] = (unsigned char)len;
 		return p;
 	}
-	return put_tags(w, p, end, m, 1);
+	return put_tags(w, p, end, m, constructed);
 }
 
-/* A constructed value's header with the one identifier octet id: the
- * short form in line at the ~220 generated members, the rest a call. */
+/*
+ * A value's header: with its one identifier octet id (0: it has none, the
+ * schema's tags go out) the short form in line at the ~220 generated
+ * members, the rest a call.
+ */
 static inline __attribute__((always_inline)) unsigned char *
-hdr1(writer *w, unsigned char *p, const unsigned char *end, unsigned char id,
-     const schema_member *m)
-{
-	size_t len = (size_t)(end - p);
-	if (LIKELY(len <= 127 && room(w, p, 2))) {
-		p -= 2;
-		p[0] = id;
-		p[1] = (unsigned char)len;
-		return p;
-	}
-	return hdr1_long(w, p, end, id, m);
-}
-
-/* A primitive value's header: id when it has one, else the general form. */
-static inline unsigned char *leaf_hdr(writer *w, unsigned char *p, const unsigned char *end,
-                                      unsigned char id, const schema_member *m)
+hdr(writer *w, unsigned char *p, const unsigned char *end, unsigned char id,
+    const schema_member *m, int constructed)
 {
 	size_t len = (size_t)(end - p);
 	if (LIKELY(id && len <= 127 && room(w, p, 2))) {
@@ -190,7 +179,7 @@ static inline unsigned char *leaf_hdr(writer *w, unsigned char *p, const unsigne
 		p[1] = (unsigned char)len;
 		return p;
 	}
-	return put_tags(w, p, end, m, 0);
+	return hdr_long(w, p, end, id, m, constructed);
 }
 
 static inline unsigned char *put_bytes(writer *w, unsigned char *p, const void *src, size_t n)
@@ -259,7 +248,7 @@ static NOINLINE unsigned char *w_int_any(writer *w, unsigned char *p, const char
 		*--p = (unsigned char)u;
 	if (zero)
 		*--p = 0;
-	return leaf_hdr(w, p, end, id, m);
+	return hdr(w, p, end, id, m, 0);
 }
 
 /* w_int_any() in line: a one-octet value within the constant bounds. */
@@ -287,14 +276,14 @@ w_bool(writer *w, unsigned char *p, const char *at, const schema_member *m, unsi
 		return no_space(w);
 	unsigned char *end = p;
 	*--p = *(const BOOLEAN_t *)(const void *)at ? 0xff : 0; /* DER: true is FF (11.1) */
-	return leaf_hdr(w, p, end, id, m);
+	return hdr(w, p, end, id, m, 0);
 }
 
 static inline __attribute__((always_inline)) unsigned char *
 w_null(writer *w, unsigned char *p, const char *at, const schema_member *m, unsigned char id)
 {
 	(void)at;
-	return leaf_hdr(w, p, p, id, m);
+	return hdr(w, p, p, id, m, 0);
 }
 
 /* OCTET STRING and IA5String: SIZE within [lo, hi], and for CK_IA5 octets within 0..127. */
@@ -319,7 +308,7 @@ static NOINLINE unsigned char *w_octets_any(writer *w, unsigned char *p, const c
 	unsigned char *end = p;
 	if (!(p = put_bytes(w, p, st->buf, n)))
 		return NULL;
-	return leaf_hdr(w, p, end, id, m);
+	return hdr(w, p, end, id, m, 0);
 }
 
 /* w_octets_any() in line: a string of up to 127 octets within its SIZE. */
@@ -376,7 +365,7 @@ static NOINLINE unsigned char *w_bits(writer *w, unsigned char *p, const char *a
 		memcpy(p + 1, st->buf, n);
 		p[n] = last;
 	}
-	return leaf_hdr(w, p, end, id, m);
+	return hdr(w, p, end, id, m, 0);
 }
 
 /* OBJECT IDENTIFIER: its contents octets as stored. */
@@ -391,7 +380,7 @@ static NOINLINE unsigned char *w_oid(writer *w, unsigned char *p, const char *at
 	unsigned char *end = p;
 	if (!(p = put_bytes(w, p, st->buf, st->size > 0 ? (size_t)st->size : 0)))
 		return NULL;
-	return leaf_hdr(w, p, end, id, m);
+	return hdr(w, p, end, id, m, 0);
 }
 
 #include "megaco_der.inc"

@@ -102,7 +102,7 @@ static void emit_value(const dval *d, const char *ind)
 		fprintf(out, id >= 0 ? "%s{\n%s\tunsigned char *end = p;\n" : "%s{\n", ind, ind);
 		fprintf(out, "%s\tif (!(p = g_%d(w, p, m)))\n%s\t\treturn NULL;\n", ind, d->type, ind);
 		if (id > 0)
-			fprintf(out, "%s\tif (!(p = hdr1(w, p, end, 0x%02x, %s)))\n%s\t\treturn NULL;\n", ind, id,
+			fprintf(out, "%s\tif (!(p = hdr(w, p, end, 0x%02x, %s, 1)))\n%s\t\treturn NULL;\n", ind, id,
 			        d->ref, ind);
 		else if (id == 0)
 			fprintf(out, "%s\tif (!(p = put_tags(w, p, end, %s, 1)))\n%s\t\treturn NULL;\n", ind,
