@@ -1883,7 +1883,7 @@ void *tb_sdp(text_parse *px, const text_tok *body)
 	const char *cr_at = memchr(s, '\r', body->len);
 	const char *bs_at = memchr(s, '\\', body->len);
 	while (s < end) {
-		while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+		while (s < end && is_lwsp(*s))
 			s++;
 		if (s >= end)
 			break;
@@ -1898,14 +1898,8 @@ void *tb_sdp(text_parse *px, const text_tok *body)
 		const char *eq = s; /* SDP names are a letter or two: no call */
 		while (eq < eol && *eq != '=')
 			eq++;
-		if (eq == eol)
-			eq = NULL;
-		size_t name_len = eq ? (size_t)(eq - s) : 0;
-		const char *val = eq ? eq + 1 : s;
-		if (!eq || !sdp_name_ok(s, name_len)) {
-			name_len = 0;
-			val = s;
-		}
+		size_t name_len = eq < eol && sdp_name_ok(s, (size_t)(eq - s)) ? (size_t)(eq - s) : 0;
+		const char *val = name_len ? eq + 1 : s;
 		PropertyParm_t *pp = NEW(px, PropertyParm_t);
 		OCTET_STRING_t *v = NEW(px, OCTET_STRING_t);
 		if (!pp || !v || set_os(px, &pp->name, s, name_len))
@@ -1933,12 +1927,10 @@ void *tb_sdp(text_parse *px, const text_tok *body)
 		v->size = o;
 		if (add(px, &pp->value.list, v))
 			return NULL;
-		if (!grp || (name_len == 1 && s[0] == 'v')) {
-			if (!grp || grp->list.count) {
-				if (!(grp = NEW(px, PropertyGroup_t)) || add(px, &lr->propGrps.list, grp))
-					return NULL;
-			}
-		}
+		/* A group is never empty: a v= line after the first starts the next. */
+		if ((!grp || (name_len == 1 && s[0] == 'v')) &&
+		    (!(grp = NEW(px, PropertyGroup_t)) || add(px, &lr->propGrps.list, grp)))
+			return NULL;
 		if (add(px, &grp->list, pp))
 			return NULL;
 		s = eol;
