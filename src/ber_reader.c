@@ -177,6 +177,14 @@ static inline int at_end(pos *p, pos lim, int indefinite)
 	return 1;
 }
 
+/* The input ended at p inside the header at start: past a bounded container, or truncated. */
+static COLD pos ended(reader *r, pos start, pos p, int bnd, const char *inside)
+{
+	if (bnd)
+		return STOP(r, MEGACO_ERR_BAD_LENGTH, start, "value runs past the end of its container");
+	return STOP(r, MEGACO_ERR_TRUNCATED, p, "input ends %s", inside);
+}
+
 /*
  * header() for every form: long tags and lengths, and every error, with
  * its class and offset. p >= lim only where an indefinite-length value
@@ -198,11 +206,8 @@ static NOINLINE pos header_slow(reader *r, pos p, pos lim, unsigned depth, hdr *
 		/* High tag number: base-128, at most 4 octets (28 bits). */
 		num = 0;
 		for (int n = 0;; n++) {
-			if (p >= lim) {
-				if (bnd)
-					goto past_container;
-				return STOP(r, MEGACO_ERR_TRUNCATED, p, "input ends inside a tag");
-			}
+			if (p >= lim)
+				return ended(r, start, p, bnd, "inside a tag");
 			unsigned b = *p++;
 			if (n == 0 && b == 0x80)
 				return STOP(r, MEGACO_ERR_BAD_TAG, p - 1, "tag number with a leading zero octet");
@@ -213,11 +218,8 @@ static NOINLINE pos header_slow(reader *r, pos p, pos lim, unsigned depth, hdr *
 				return STOP(r, MEGACO_ERR_BAD_TAG, start, "tag number too large");
 		}
 	}
-	if (p >= lim) {
-		if (bnd)
-			goto past_container;
-		return STOP(r, MEGACO_ERR_TRUNCATED, p, "input ends where a length was expected");
-	}
+	if (p >= lim)
+		return ended(r, start, p, bnd, "where a length was expected");
 	unsigned b = *p++;
 	size_t len = 0;
 	int indefinite = 0;
@@ -233,11 +235,8 @@ static NOINLINE pos header_slow(reader *r, pos p, pos lim, unsigned depth, hdr *
 			return STOP(r, MEGACO_ERR_BAD_LENGTH, p - 1,
 			            "length in %u octets: more than any message can need", n);
 		for (; n; n--) {
-			if (p >= lim) {
-				if (bnd)
-					goto past_container;
-				return STOP(r, MEGACO_ERR_TRUNCATED, p, "input ends inside a length");
-			}
+			if (p >= lim)
+				return ended(r, start, p, bnd, "inside a length");
 			len = len << 8 | *p++;
 		}
 	}
@@ -267,8 +266,6 @@ static NOINLINE pos header_slow(reader *r, pos p, pos lim, unsigned depth, hdr *
 	h->c = p;
 	h->e = indefinite ? NULL : p + len;
 	return p;
-past_container:
-	return STOP(r, MEGACO_ERR_BAD_LENGTH, start, "value runs past the end of its container");
 }
 
 /*
