@@ -141,19 +141,9 @@ static ALWAYS_INLINE void align(pw *w, int A)
 /* Pads the last partial octet with zeros; returns the byte count. */
 static size_t finish(pw *w)
 {
-	if (w->nacc && w->len + 8 <= w->cap) {
-		be64_store(w->buf + w->len, w->acc << (64 - w->nacc));
-		w->len += (w->nacc + 7) >> 3;
-		w->nacc = 0;
-		return w->len;
-	}
-	spill(w);
-	if (w->nacc) {
-		if (w->len < w->cap)
-			w->buf[w->len] = (uint8_t)(w->acc << (8 - w->nacc));
-		w->len++;
-		w->nacc = 0;
-	}
+	put(w, 0, (0u - w->nacc) & 7);
+	if (w->nacc)
+		flush(w);
 	return w->len;
 }
 
