@@ -861,7 +861,6 @@ static void tid(enc *e, const TerminationID_t *t)
 	name_as(e, &t->id, t, "termination ID");
 }
 
-/* termIDList: one ID bare, several in square brackets. */
 /* Same octets and wildcards: one termination ID in every form. */
 static int same_tid(const TerminationID_t *a, const TerminationID_t *b)
 {
@@ -876,6 +875,7 @@ static int same_tid(const TerminationID_t *a, const TerminationID_t *b)
 	return 1;
 }
 
+/* termIDList: one ID bare, several in square brackets. */
 static void tid_list(enc *e, TerminationID_t *const *ids, int count, unsigned l)
 {
 	if (count <= 0) {
@@ -1064,10 +1064,7 @@ static void sig_parameter(enc *e, const SigParameter_t *p, unsigned l)
 static void sdp_open(enc *e, int kwid, int lines)
 {
 	kw(e, kwid);
-	if (e->compact)
-		ch(e, '{');
-	else
-		TW_LIT(&e->w, " { ");
+	inline_tok(e, '{');
 	if (lines)
 		ch(e, '\n');
 }
@@ -1265,17 +1262,19 @@ static inline int dm_blank(uint8_t c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
+/* "{ timers, body }", the braces at indentation l. */
 static void digit_map_value(enc *e, const DigitMapValue_t *v, unsigned l)
 {
 	const long *timers[] = { v->startTimer, v->shortTimer, v->longTimer, v->durationTimer };
 	static const char letter[] = { 'T', 'S', 'L', 'Z' };
+	lb(e, l);
 	for (int i = 0; i < 4; i++) {
 		if (!timers[i])
 			continue;
 		ch(e, letter[i]);
 		ch(e, ':');
 		num_max(e, *timers[i], 99, "digit map timer");
-		cm(e, l);
+		cm(e, l + 1);
 	}
 	nonempty(e, v->digitMapBody.size > 0, "digit map body");
 	/* The body goes out as the model holds it; braces would end it early. */
@@ -1294,18 +1293,16 @@ static void digit_map_value(enc *e, const DigitMapValue_t *v, unsigned l)
 		return;
 	}
 	tw_put(&e->w, b, size);
+	rb(e, l);
 }
 
 static void event_dm(enc *e, const EventDM_t *d, unsigned l)
 {
 	kw_eq(e, KW_DIGIT_MAP);
-	if (d->present == EventDM_PR_digitMapName) {
+	if (d->present == EventDM_PR_digitMapName)
 		name(e, &d->choice.digitMapName, "digit map name");
-	} else {
-		lb(e, l);
-		digit_map_value(e, &d->choice.digitMapValue, l + 1);
-		rb(e, l);
-	}
+	else
+		digit_map_value(e, &d->choice.digitMapValue, l);
 }
 
 static void notify_behaviour(enc *e, const NotifyBehaviour_t *b, unsigned l);
@@ -1591,11 +1588,8 @@ static void digit_map(enc *e, const DigitMapDescriptor_t *d, unsigned l)
 	eq(e);
 	if (d->digitMapName)
 		name(e, d->digitMapName, "digit map name");
-	if (d->digitMapValue) {
-		lb(e, l);
-		digit_map_value(e, d->digitMapValue, l + 1);
-		rb(e, l);
-	}
+	if (d->digitMapValue)
+		digit_map_value(e, d->digitMapValue, l);
 }
 
 static void statistics(enc *e, const StatisticsDescriptor_t *d, unsigned l)
