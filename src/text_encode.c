@@ -720,14 +720,9 @@ static void ip4(enc *e, const IP4Address_t *a)
 static void hex4(enc *e, unsigned v)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	int started = 0;
-	for (int shift = 12; shift >= 0; shift -= 4) {
-		unsigned d = (v >> shift) & 15;
-		if (d || started || shift == 0) {
-			ch(e, hex[d]);
-			started = 1;
-		}
-	}
+	for (int shift = 12; shift >= 0; shift -= 4)
+		if (v >> shift || !shift) /* no leading zeros */
+			ch(e, hex[(v >> shift) & 15]);
 }
 
 /* RFC 5952 form: the longest run of two or more zero groups becomes "::". */
