@@ -22,10 +22,11 @@ struct MegacoMessage;
 int version_check_walk(const struct MegacoMessage *m, long version, int binary, megaco_error *err);
 
 /* v3, the model's own version, holds nothing newer: answered without a call. */
+static inline int version_check_needed(long version) { return version != 3; }
 static inline int version_check_model(const struct MegacoMessage *m, long version, int binary,
                                       megaco_error *err)
 {
-	return version == 3 ? MEGACO_OK : version_check_walk(m, version, binary, err);
+	return version_check_needed(version) ? version_check_walk(m, version, binary, err) : MEGACO_OK;
 }
 
 #endif
