@@ -27,16 +27,10 @@
 
 #include "constr_CHOICE.h"
 #include "constr_SEQUENCE.h"
+#include "gen_lit.h"
 #include "schema_emit.h"
 
-static int failed;
-
-static void refuse(const char *type, const char *member, const char *why)
-{
-	fprintf(stderr, "ber_emit: %s%s%s: %s\n", type ? type : "?", member ? "." : "",
-	        member ? member : "", why);
-	failed = 1;
-}
+#define refuse(type, member, why) gen_refuse("ber_emit", type, member, why)
 
 static int is_string(int kind)
 {
@@ -305,7 +299,7 @@ static void emit_choice(int ti)
 
 int emit_ber_readers(const gen_schema *s, FILE *f)
 {
-	failed = 0;
+	gen_failed = 0;
 	out = f;
 	S = s;
 	memset(refs, 0, sizeof refs);
@@ -346,5 +340,5 @@ int emit_ber_readers(const gen_schema *s, FILE *f)
 			fprintf(f, "\t[%d] = 0x%xu,\n", i, (unsigned)td->all_tags[td->all_tags_count - 1]);
 	}
 	fputs("};\n", f);
-	return failed || ferror(f) ? -1 : 0;
+	return gen_failed || ferror(f) ? -1 : 0;
 }

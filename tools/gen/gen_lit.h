@@ -27,4 +27,18 @@ static const char *lit(long long v)
 	return b;
 }
 
+/*
+ * A shape of the schema that generator gen writes no code for, said on
+ * stderr; gen_failed then fails the generator, and the build.
+ */
+static int gen_failed __attribute__((unused));
+static void gen_refuse(const char *gen, const char *type, const char *member, const char *why)
+	__attribute__((unused));
+static void gen_refuse(const char *gen, const char *type, const char *member, const char *why)
+{
+	fprintf(stderr, "%s: %s%s%s: %s\n", gen, type ? type : "?", member ? "." : "",
+	        member ? member : "", why);
+	gen_failed = 1;
+}
+
 #endif
