@@ -102,8 +102,8 @@ static int asn1c_read(megaco_message *msg, int enc, const unsigned char *buf, si
 static int per_read_message(megaco_message *msg, int enc, const unsigned char *buf, size_t len,
                             const megaco_options *o, megaco_error *err)
 {
-	/* Bounded by max_depth instead of stack use. */
-	unsigned depth = o->max_depth < MEGACO_DEPTH_CEILING ? o->max_depth : MEGACO_DEPTH_CEILING;
+	/* Bounded by max_depth (resolved: at most MEGACO_DEPTH_CEILING) instead of stack use. */
+	unsigned depth = o->max_depth;
 	void *model = msg->model;
 	size_t consumed = 0;
 	int rc;
@@ -226,6 +226,5 @@ int per_encode_message(const megaco_message *msg, const megaco_options *o, int a
 	/* One pass over the schema with the constraints checked on the way
 	 * (per_writer.c); scratch, if any, from the caller's allocator. */
 	const megaco_allocator *al = o->allocator ? o->allocator : &megaco_default_allocator;
-	unsigned depth = o->max_depth < MEGACO_DEPTH_CEILING ? o->max_depth : MEGACO_DEPTH_CEILING;
-	return per_write(SCHEMA_ROOT, msg->model, aligned, depth, al, buf, cap, out_len, err);
+	return per_write(SCHEMA_ROOT, msg->model, aligned, o->max_depth, al, buf, cap, out_len, err);
 }

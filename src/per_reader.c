@@ -90,24 +90,6 @@ static ALWAYS_INLINE void align(per_in *in, int al)
 	}
 }
 
-/* Octets to hold range - 1 (range = ub - lb + 1; r1 = ub - lb). */
-static ALWAYS_INLINE unsigned octets_for(unsigned long long r1)
-{
-	unsigned n = 1;
-	while (n < 8 && (r1 >> (8 * n)))
-		n++;
-	return n;
-}
-
-/* Bits to hold v. */
-static ALWAYS_INLINE unsigned bits_for(unsigned long long v)
-{
-	unsigned n = 0;
-	while (n < 64 && (v >> n))
-		n++;
-	return n;
-}
-
 /*
  * A constrained whole number, value - lb, of range r1 + 1 <= 2^32 (X.691
  * 10.5; per_read_emit.c refuses a wider one): nbits bits in UNALIGNED;
@@ -123,7 +105,9 @@ static ALWAYS_INLINE int64_t cwn_get(per_in *in, int al, int nbits, unsigned lon
 		align(in, al);
 		return rd_get(in, r1 == 255 ? 8 : 16);
 	}
-	int64_t len = rd_get(in, bits_for(octets_for(r1) - 1));
+	/* The value's octets less one, in the bits that hold those of r1 less one (10.5.7.4). */
+	unsigned octets = (unsigned)(64 - __builtin_clzll(r1) + 7) / 8; /* 3 or more */
+	int64_t len = rd_get(in, 32 - (unsigned)__builtin_clz(octets - 1));
 	if (len < 0)
 		return -1;
 	align(in, al);

@@ -230,10 +230,9 @@ static ALWAYS_INLINE void put_whole(pw *w, int A, uint64_t d, int nbits, unsigne
 		align(w, A);
 		put(w, (uint32_t)d, 16);
 	} else {
-		unsigned max = octets_of(range - 1), lbits = 0, n = octets_of(d);
-		while ((1u << lbits) < max)
-			lbits++;
-		put(w, n - 1, lbits);
+		/* The octets less one, in the bits that hold those of range - 1 less one (3 or more). */
+		unsigned n = octets_of(d);
+		put(w, n - 1, 32 - (unsigned)__builtin_clz(octets_of(range - 1) - 1));
 		align(w, A);
 		put(w, (uint32_t)d, 8 * n);
 	}
