@@ -8,8 +8,8 @@
  * instructions).
  *
  * The walk over the schema is unrolled at build time: tools/gen/per_read_emit.c
- * writes megaco_per_read.inc, one function per constructed type under the
- * constraint it is used with, which calls the blocks below with its offsets,
+ * writes megaco_per_read.inc, one function per constructed type (under its
+ * own constraint, the module's only one), which calls the blocks below with its offsets,
  * sizes and bounds as constants. The decoding rules live here only.
  *
  * UNALIGNED reproduces asn1c's uper_decode_complete() (the differential

@@ -1,8 +1,8 @@
 /*
  * Writes the PER reader's per-type functions (megaco_per_read.inc,
  * #included by src/per_reader.c)
- * from the schema model: one function per constructed type under the
- * constraint it is used with, with member offsets, struct sizes and
+ * from the schema model: one function per constructed type (under its own
+ * constraint: a member under another is refused), with member offsets, struct sizes and
  * constraint bounds as constants, calling per_reader.c's building blocks
  * for the leaves, lengths and open types. The decoding rules are
  * per_reader.c's; this only unrolls the walk over the schema. The variant
