@@ -9,7 +9,6 @@
  */
 #include <ctype.h>
 #include <string.h>
-#include <strings.h>
 
 #include "internal.h"
 
@@ -30,8 +29,14 @@ static size_t skip_lwsp(const unsigned char *p, size_t len, size_t i)
 
 static int prefix_ci(const unsigned char *p, size_t len, size_t i, const char *word)
 {
+	/* A loop, not strncasecmp: this runs for every message and the words are short. */
 	size_t n = strlen(word);
-	return len - i >= n && !strncasecmp((const char *)p + i, word, n);
+	if (len - i < n)
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		if (toupper(p[i + k]) != word[k])
+			return 0;
+	return 1;
 }
 
 static int read_text_version(const unsigned char *p, size_t len, size_t i)
