@@ -121,7 +121,7 @@ int per_decode_message(const unsigned char *buf, size_t len, const megaco_option
 /* aligned: 0 X.691 UNALIGNED (MEGACO_ENC_PER), 1 ALIGNED. */
 int per_encode_message(const megaco_message *msg, const megaco_options *o, int aligned,
                        unsigned char *buf, size_t cap, size_t *out_len, megaco_error *err);
-/* X.691 ALIGNED (MEGACO_ENC_APER), per_codec.c. */
+/* X.691 ALIGNED (MEGACO_ENC_APER), binary_codec.c. */
 int aper_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
                         megaco_message **out, megaco_error *err);
 
