@@ -50,8 +50,13 @@ done
 	{ echo "$0: the profile is older than the instrumented megaco-loop: stale, no count" >&2; exit 1; }
 # The objects that read the profile (cmake/Pgo.cmake's _pgo_libs); megaco_asn1_lib,
 # the -Os copy for the installed library, does not, and a new profile leaves it be.
+# An object whose source is gone (a file deleted or renamed since this tree
+# was built) is in no link and does not count.
 old=$(find build-release/CMakeFiles/megaco_core.dir build-release/CMakeFiles/megaco_asn1.dir \
-	-name '*.o' ! -newer "$stamp" 2>/dev/null | head -3)
+	-name '*.o' ! -newer "$stamp" 2>/dev/null | while read -r o; do
+	src=${o#build-release/CMakeFiles/*.dir/} src=${src%.o}
+	if [[ -e $src || -e build-release/$src ]]; then echo "$o"; fi
+done | sed -n 1,3p)
 [[ -z $old ]] ||
 	{ echo "$0: compiled before the last training (stale profile), no count:" $old >&2; exit 1; }
 echo "$now" >"$record"
