@@ -181,6 +181,37 @@ const char *capture_library(void)
 	return pcap_lib_version();
 }
 
+/* What the callback of pcap_loop() needs. */
+typedef struct reader {
+	dump_ctx *ctx;
+	pcap_t *pc;
+	const char *path;
+} reader;
+
+/* One record from libpcap (its bytes valid during the call only). */
+static void on_record(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
+{
+	reader *rd = (reader *)user;
+	dump_ctx *ctx = rd->ctx;
+	/* pcapng allows a link type per interface; libpcap reports the
+	 * current one. */
+	int lt = pcap_datalink(rd->pc);
+	dump_origin o;
+	memset(&o, 0, sizeof o);
+	o.frame = ++ctx->frames;
+	o.sec = (int64_t)h->ts.tv_sec;
+	o.usec = (uint32_t)h->ts.tv_usec;
+	if (!ctx->have_first) {
+		ctx->have_first = 1;
+		ctx->first_sec = o.sec;
+		ctx->first_usec = o.usec;
+		if (!linktype_known(lt))
+			fprintf(stderr, "megaco-dump: %s: link type %d (%s) is not supported\n", rd->path,
+			        lt, pcap_datalink_val_to_name(lt) ? pcap_datalink_val_to_name(lt) : "?");
+	}
+	frame(ctx, lt, &o, data, h->caplen);
+}
+
 int capture_run(dump_ctx *ctx, const char *path)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];
@@ -209,38 +240,17 @@ int capture_run(dump_ctx *ctx, const char *path)
 			fclose(f);
 		return 2;
 	}
+	/* All records in one call, each handed to on_record(): pcap_next_ex()
+	 * a record at a time went through the same loop inside libpcap once
+	 * per record, and a callback of its own that copied the header. */
+	reader rd = { ctx, pc, path };
 	int rc = 0;
-	struct pcap_pkthdr *h;
-	const u_char *data;
-	for (;;) {
-		int r = pcap_next_ex(pc, &h, &data);
-		if (r == PCAP_ERROR_BREAK)
-			break;
-		if (r != 1) {
-			/* A capture cut short (a partial record at the end, or a
-			 * writer killed mid-file): keep what was read. */
-			dump_note(ctx, "%s: after frame %llu: %s", path, (unsigned long long)ctx->frames,
-			          pcap_geterr(pc));
-			rc = 1;
-			break;
-		}
-		/* pcapng allows a link type per interface; libpcap reports the
-		 * current one. */
-		int lt = pcap_datalink(pc);
-		dump_origin o;
-		memset(&o, 0, sizeof o);
-		o.frame = ++ctx->frames;
-		o.sec = (int64_t)h->ts.tv_sec;
-		o.usec = (uint32_t)h->ts.tv_usec;
-		if (!ctx->have_first) {
-			ctx->have_first = 1;
-			ctx->first_sec = o.sec;
-			ctx->first_usec = o.usec;
-			if (!linktype_known(lt))
-				fprintf(stderr, "megaco-dump: %s: link type %d (%s) is not supported\n",
-				        path, lt, pcap_datalink_val_to_name(lt) ? pcap_datalink_val_to_name(lt) : "?");
-		}
-		frame(ctx, lt, &o, data, h->caplen);
+	if (pcap_loop(pc, -1, on_record, (u_char *)&rd) == PCAP_ERROR) {
+		/* A capture cut short (a partial record at the end, or a writer
+		 * killed mid-file): keep what was read. */
+		dump_note(ctx, "%s: after frame %llu: %s", path, (unsigned long long)ctx->frames,
+		          pcap_geterr(pc));
+		rc = 1;
 	}
 	pcap_close(pc);
 	return rc;
