@@ -91,12 +91,35 @@ void json_message(dump_ctx *ctx, strbuf *b, const dump_origin *o, const megaco_m
                   megaco_encoding enc);
 
 /* stats.c */
+/* The counts of --stats that do not depend on the order of the messages:
+ * kept per batch by the decoding thread, added up by stats_merge(). */
+typedef struct stats_counts {
+	uint64_t by_enc[MEGACO_ENC_APER + 1]; /* by megaco_encoding; [0] unused */
+	uint64_t by_version[100];
+	uint64_t tx[TX_KINDS];
+	uint64_t commands[2][COMMANDS];
+} stats_counts;
+/* What --stats takes in capture order, a message's in message order: the
+ * requests, pendings and replies it matches up (kind a tx_kind, value the
+ * transaction ID) and the error codes it counts (kind STATS_ERROR). */
+enum { STATS_ERROR = TX_KINDS };
+typedef struct stats_event {
+	uint32_t value;
+	uint8_t kind;
+} stats_event;
+typedef struct stats_events {
+	stats_event *p;
+	size_t len, cap;
+} stats_events;
 stats *stats_new(void);
-/* The facts --stats counts (a decoding thread keeps these for stats_count). */
-#define STATS_FACTS (FACT_BIT(FACT_TRANSACTION) | FACT_BIT(FACT_COMMAND) | FACT_BIT(FACT_ERROR))
-/* One decoded message: its encoding, version and its STATS_FACTS. */
-void stats_count(stats *s, const dump_origin *o, megaco_encoding enc, long version, const fact *f,
-                 size_t n);
+/* One decoded message, on a decoding thread: counts it into c and appends
+ * its events to ev; 0, or -1 out of memory (its events cut short). */
+int stats_collect(stats_counts *c, stats_events *ev, const struct MegacoMessage *m,
+                  megaco_encoding enc);
+/* A message's events, in capture order. */
+void stats_count(stats *s, const dump_origin *o, const stats_event *ev, size_t n);
+/* Adds c to s and zeroes it. */
+void stats_merge(stats *s, stats_counts *c);
 void stats_failure(stats *s, int code);
 void stats_report(stats *s, dump_ctx *ctx, FILE *to);
 void stats_free(stats *s);
@@ -123,14 +146,11 @@ int msglog_read(dump_ctx *ctx, const char *path, long long scan_tid);
  * rendered buffers (the model is freed there, while it is in that CPU's
  * cache); dump_apply() runs on the reading thread, in capture order: it
  * counts, writes and keeps the statistics. */
-typedef struct fact_buf {
-	fact *p;
-	size_t len, cap;
-} fact_buf;
 typedef struct dump_result dump_result;
 typedef struct rendered {
 	strbuf out, log;
-	fact_buf facts;
+	stats_events events; /* --stats */
+	stats_counts counts;
 	dump_result *res; /* one per message */
 	size_t nres, capres;
 } rendered;
@@ -139,17 +159,17 @@ struct dump_result {
 	int rc;            /* the decode's status */
 	int passed;        /* decoded and passed the filters */
 	int log_failed;    /* [log_off, +log_len) says why instead */
-	long version;
 	size_t out_off, out_len;
 	size_t log_off, log_len;
-	size_t fact_off, nfacts;
+	size_t ev_off, nev;
 };
 /* Appends a result per message to rb->res (text messages one after the
  * other are split here); 0, or -1 out of memory. */
 int dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg, size_t len);
 void dump_apply(dump_ctx *ctx, const rendered *rb, const dump_origin *o, const dump_result *r);
-/* Empties rb for the next batch (memory kept, up to a bound). */
-void rendered_clear(rendered *rb);
+/* After a batch's last dump_apply(): adds what it counted to --stats, and
+ * empties rb for the next batch (memory kept, up to a bound). */
+void dump_apply_done(dump_ctx *ctx, rendered *rb);
 void rendered_free(rendered *rb);
 
 #endif

@@ -158,21 +158,6 @@ static void emit(dump_app *app, const char *p, size_t n)
 
 /* --- one message: decoded and rendered on a decoding thread ----------------- */
 
-static int collect_fact(const fact *f, void *user)
-{
-	fact_buf *fb = user;
-	if (fb->len == fb->cap) {
-		size_t cap = fb->cap ? fb->cap * 2 : 256;
-		fact *p = realloc(fb->p, cap * sizeof *p);
-		if (!p)
-			return 1;
-		fb->p = p, fb->cap = cap;
-	}
-	fb->p[fb->len] = *f;
-	fb->p[fb->len++].term = NULL; /* the model is gone when it is read */
-	return 0;
-}
-
 static void render_error(dump_ctx *ctx, strbuf *b, const dump_origin *o, megaco_encoding enc,
                          int rc, const megaco_error *e)
 {
@@ -206,7 +191,7 @@ static void render_one(dump_ctx *ctx, rendered *rb, const dump_origin *o, const 
 	memset(r, 0, sizeof *r);
 	r->out_off = b->len;
 	r->log_off = rb->log.len;
-	r->fact_off = rb->facts.len;
+	r->ev_off = rb->events.len;
 	r->enc = MEGACO_ENC_AUTO;
 	megaco_detect(msg, len, &r->enc, NULL);
 	megaco_message *m = NULL;
@@ -226,10 +211,9 @@ static void render_one(dump_ctx *ctx, rendered *rb, const dump_origin *o, const 
 	if (filter_active(&app->filt) && !filter_match(&app->filt, m, r->enc, &app->opts))
 		goto done;
 	r->passed = 1;
-	const MegacoMessage_t *mm = megaco_message_model_const(m);
-	r->version = mm->mess.version;
+	/* (out of memory, the statistics miss the events that did not fit) */
 	if (app->st)
-		facts_walk(mm, STATS_FACTS, collect_fact, &rb->facts);
+		stats_collect(&rb->counts, &rb->events, megaco_message_model_const(m), r->enc);
 	if (app->log)
 		r->log_failed = msglog_encode(msglog_format(app->log), &app->opts, m, &rb->log, &rb->log);
 	switch (app->output) {
@@ -259,7 +243,7 @@ done:
 	megaco_message_free(m);
 	r->out_len = b->len - r->out_off;
 	r->log_len = rb->log.len - r->log_off;
-	r->nfacts = rb->facts.len - r->fact_off;
+	r->nev = rb->events.len - r->ev_off;
 }
 
 int dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg, size_t len)
@@ -301,7 +285,7 @@ void dump_apply(dump_ctx *ctx, const rendered *rb, const dump_origin *o, const d
 	} else if (r->passed) {
 		app->matched++;
 		if (app->st)
-			stats_count(app->st, o, r->enc, r->version, rb->facts.p + r->fact_off, r->nfacts);
+			stats_count(app->st, o, rb->events.p + r->ev_off, r->nev);
 		if (app->log && r->log_failed)
 			dump_warn(ctx, o, "%.*s", (int)r->log_len, rb->log.p + r->log_off);
 		else if (app->log)
@@ -315,20 +299,22 @@ void dump_apply(dump_ctx *ctx, const rendered *rb, const dump_origin *o, const d
  * message made them grow past this. */
 #define RENDERED_KEPT (1u << 20)
 
-void rendered_clear(rendered *rb)
+void dump_apply_done(dump_ctx *ctx, rendered *rb)
 {
+	if (ctx->app->st)
+		stats_merge(ctx->app->st, &rb->counts);
 	if (rb->out.cap > RENDERED_KEPT)
 		sb_free(&rb->out);
 	if (rb->log.cap > RENDERED_KEPT)
 		sb_free(&rb->log);
-	rb->out.len = rb->log.len = rb->facts.len = rb->nres = 0;
+	rb->out.len = rb->log.len = rb->events.len = rb->nres = 0;
 }
 
 void rendered_free(rendered *rb)
 {
 	sb_free(&rb->out);
 	sb_free(&rb->log);
-	free(rb->facts.p);
+	free(rb->events.p);
 	free(rb->res);
 	memset(rb, 0, sizeof *rb);
 }

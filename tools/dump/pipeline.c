@@ -149,7 +149,7 @@ static int consume_one(pipeline *p)
 		b->oom = 0;
 	}
 	p->consuming = 0;
-	rendered_clear(&b->out);
+	dump_apply_done(p->ctx, &b->out);
 	b->n = b->len = 0;
 	pthread_mutex_lock(&p->mu);
 	b->state = B_FREE;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "MegacoMessage.h"
 #include "app.h"
 
 #define REPLY_TIMEOUT 60     /* seconds: well past LONG-TIMER's usual 30-40 s */
@@ -29,10 +30,7 @@ typedef struct open_tx {
 } open_tx;
 
 struct stats {
-	uint64_t by_enc[MEGACO_ENC_APER + 1]; /* by megaco_encoding; [0] unused */
-	uint64_t by_version[100];
-	uint64_t tx[TX_KINDS];
-	uint64_t commands[2][COMMANDS];
+	stats_counts c;
 	uint64_t *errors;        /* ERROR_CODES counters */
 	uint64_t failures[32];   /* by -status */
 	uint64_t failed;
@@ -44,8 +42,6 @@ struct stats {
 	uint64_t hist[HIST_BUCKETS];
 	int64_t max_us, min_us;
 	double sum_us;
-	/* the message being counted */
-	const dump_origin *o;
 };
 
 stats *stats_new(void)
@@ -170,24 +166,81 @@ static void record_time(stats *s, int64_t us)
 		s->min_us = us;
 }
 
-static int stats_visit(const fact *f, void *user)
+/* --- on the decoding thread ------------------------------------------------ */
+
+typedef struct collector {
+	stats_counts *c;
+	stats_events *ev;
+} collector;
+
+static int event(stats_events *ev, unsigned kind, uint32_t value)
 {
-	stats *s = user;
-	const dump_origin *o = s->o;
+	if (ev->len == ev->cap) {
+		size_t cap = ev->cap ? ev->cap * 2 : 1024;
+		stats_event *p = realloc(ev->p, cap * sizeof *p);
+		if (!p)
+			return 1;
+		ev->p = p, ev->cap = cap;
+	}
+	ev->p[ev->len].kind = (uint8_t)kind;
+	ev->p[ev->len++].value = value;
+	return 0;
+}
+
+static int collect_visit(const fact *f, void *user)
+{
+	collector *k = user;
 	switch (f->kind) {
-	case FACT_TRANSACTION: {
-		s->tx[f->tx]++;
-		int64_t now = origin_us(o);
-		if (f->tx == TX_REQUEST) {
-			tx_request(s, &o->src, f->tid, now);
-		} else if (f->tx == TX_PENDING || f->tx == TX_REPLY) {
+	case FACT_TRANSACTION:
+		k->c->tx[f->tx]++;
+		if (f->tx == TX_REQUEST || f->tx == TX_PENDING || f->tx == TX_REPLY)
+			return event(k->ev, f->tx, f->tid);
+		return 0;
+	case FACT_COMMAND:
+		k->c->commands[f->reply][f->command]++;
+		return 0;
+	case FACT_ERROR:
+		if (f->error_code >= 0 && f->error_code < ERROR_CODES)
+			return event(k->ev, STATS_ERROR, (uint32_t)f->error_code);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int stats_collect(stats_counts *c, stats_events *ev, const MegacoMessage_t *m, megaco_encoding enc)
+{
+	c->by_enc[enc <= MEGACO_ENC_APER ? enc : 0]++;
+	long version = m->mess.version;
+	if (version >= 0 && version < 100)
+		c->by_version[version]++;
+	collector k = { c, ev };
+	return facts_walk(m, FACT_BIT(FACT_TRANSACTION) | FACT_BIT(FACT_COMMAND) | FACT_BIT(FACT_ERROR),
+	                  collect_visit, &k) ? -1 : 0;
+}
+
+/* --- in capture order -------------------------------------------------------- */
+
+void stats_count(stats *s, const dump_origin *o, const stats_event *ev, size_t n)
+{
+	int64_t now = origin_us(o);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t tid = ev[i].value;
+		switch (ev[i].kind) {
+		case TX_REQUEST:
+			tx_request(s, &o->src, tid, now);
+			break;
+		case TX_PENDING: {
 			/* the answer goes to the requester */
-			open_tx *e = tx_find(s, &o->dst, f->tid);
-			if (f->tx == TX_PENDING) {
-				s->pendings++;
-				if (e && e->pendings < UINT16_MAX)
-					e->pendings++;
-			} else if (!e) {
+			s->pendings++;
+			open_tx *e = tx_find(s, &o->dst, tid);
+			if (e && e->pendings < UINT16_MAX)
+				e->pendings++;
+			break;
+		}
+		case TX_REPLY: {
+			open_tx *e = tx_find(s, &o->dst, tid);
+			if (!e) {
 				s->replies_unmatched++;
 			} else {
 				s->answered++;
@@ -196,31 +249,30 @@ static int stats_visit(const fact *f, void *user)
 				e->state = 2;
 				s->used--, s->deleted++;
 			}
+			break;
 		}
-		break;
+		case STATS_ERROR:
+			s->errors[tid]++;
+			break;
+		default:
+			break;
+		}
 	}
-	case FACT_COMMAND:
-		s->commands[f->reply][f->command]++;
-		break;
-	case FACT_ERROR:
-		if (f->error_code >= 0 && f->error_code < ERROR_CODES)
-			s->errors[f->error_code]++;
-		break;
-	default:
-		break;
-	}
-	return 0;
 }
 
-void stats_count(stats *s, const dump_origin *o, megaco_encoding enc, long version, const fact *f,
-                 size_t n)
+static void add(uint64_t *to, uint64_t *from, size_t n)
 {
-	s->by_enc[enc <= MEGACO_ENC_APER ? enc : 0]++;
-	if (version >= 0 && version < 100)
-		s->by_version[version]++;
-	s->o = o;
 	for (size_t i = 0; i < n; i++)
-		stats_visit(&f[i], s);
+		to[i] += from[i], from[i] = 0;
+}
+
+void stats_merge(stats *s, stats_counts *c)
+{
+	add(s->c.by_enc, c->by_enc, MEGACO_ENC_APER + 1);
+	add(s->c.by_version, c->by_version, 100);
+	add(s->c.tx, c->tx, TX_KINDS);
+	add(s->c.commands[0], c->commands[0], COMMANDS);
+	add(s->c.commands[1], c->commands[1], COMMANDS);
 }
 
 void stats_failure(stats *s, int code)
@@ -275,21 +327,21 @@ void stats_report(stats *s, dump_ctx *ctx, FILE *to)
 		fprintf(to, "matching the filters: %llu\n", (unsigned long long)app->matched);
 	fprintf(to, "by encoding:");
 	for (int e = MEGACO_ENC_PRETTY; e <= MEGACO_ENC_APER; e++)
-		if (s->by_enc[e])
+		if (s->c.by_enc[e])
 			fprintf(to, " %s %llu", megaco_encoding_name((megaco_encoding)e),
-			        (unsigned long long)s->by_enc[e]);
+			        (unsigned long long)s->c.by_enc[e]);
 	fprintf(to, "\nby version:");
 	for (int v = 0; v < 100; v++)
-		if (s->by_version[v])
-			fprintf(to, " v%d %llu", v, (unsigned long long)s->by_version[v]);
+		if (s->c.by_version[v])
+			fprintf(to, " v%d %llu", v, (unsigned long long)s->c.by_version[v]);
 	fprintf(to, "\ntransactions:");
 	for (int k = 0; k < TX_KINDS; k++)
-		fprintf(to, " %s %llu", tx_kind_names[k], (unsigned long long)s->tx[k]);
+		fprintf(to, " %s %llu", tx_kind_names[k], (unsigned long long)s->c.tx[k]);
 	fprintf(to, "\ncommands (requests / replies):\n");
 	for (int c = 0; c < COMMANDS; c++)
-		if (s->commands[0][c] || s->commands[1][c])
+		if (s->c.commands[0][c] || s->c.commands[1][c])
 			fprintf(to, "  %-16s %10llu %10llu\n", command_names[c],
-			        (unsigned long long)s->commands[0][c], (unsigned long long)s->commands[1][c]);
+			        (unsigned long long)s->c.commands[0][c], (unsigned long long)s->c.commands[1][c]);
 	fprintf(to, "error descriptors by code:");
 	int any = 0;
 	for (long e = 0; e < ERROR_CODES; e++)
