@@ -40,6 +40,7 @@ typedef struct dump_app {
 	megaco_options opts;
 	output_mode output;
 	filter filt;
+	int filtering;         /* filter_active(&filt), asked once per message */
 	stats *st;             /* --stats, else NULL */
 	msglog_writer *log;    /* --write-log, else NULL */
 	FILE *out;
@@ -59,7 +60,6 @@ typedef struct dump_app {
 
 /* filter.c: parse one option value into f; 0 or -1 (message printed) */
 int filter_add(filter *f, const char *opt, const char *val);
-/* inline: asked once per message */
 static inline int filter_active(const filter *f)
 {
 	return f->ntid || f->nctx || f->nterm || f->ncommand || f->nmid || f->nenc || f->nversion ||

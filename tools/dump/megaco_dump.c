@@ -203,12 +203,12 @@ static void render_one(dump_ctx *ctx, rendered *rb, const dump_origin *o, const 
 			*next = err.offset;
 			return;
 		}
-		if (app->output != OUT_NONE && !filter_active(&app->filt))
+		if (app->output != OUT_NONE && !app->filtering)
 			render_error(ctx, b, o, r->enc, r->rc, &err);
 		r->out_len = b->len - r->out_off;
 		return;
 	}
-	if (filter_active(&app->filt) && !filter_match(&app->filt, m, r->enc, &app->opts))
+	if (app->filtering && !filter_match(&app->filt, m, r->enc, &app->opts))
 		goto done;
 	r->passed = 1;
 	/* (out of memory, the statistics miss the events that did not fit) */
@@ -483,6 +483,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "megaco-dump: give either a capture or --log, not both\n");
 		goto done;
 	}
+	app.filtering = filter_active(&app.filt);
 	if (count_only || want_stats)
 		app.output = app.output == OUT_SUMMARY ? OUT_NONE : app.output;
 	if (want_stats && !(app.st = stats_new()))

@@ -32,6 +32,7 @@ typedef struct open_tx {
 struct stats {
 	stats_counts c;
 	uint64_t *errors;        /* ERROR_CODES counters */
+	size_t errors_end;       /* past the highest code counted */
 	uint64_t failures[32];   /* by -status */
 	uint64_t failed;
 	/* transactions in flight */
@@ -253,6 +254,8 @@ void stats_count(stats *s, const dump_origin *o, const stats_event *ev, size_t n
 		}
 		case STATS_ERROR:
 			s->errors[tid]++;
+			if (tid >= s->errors_end)
+				s->errors_end = (size_t)tid + 1;
 			break;
 		default:
 			break;
@@ -344,9 +347,9 @@ void stats_report(stats *s, dump_ctx *ctx, FILE *to)
 			        (unsigned long long)s->c.commands[0][c], (unsigned long long)s->c.commands[1][c]);
 	fprintf(to, "error descriptors by code:");
 	int any = 0;
-	for (long e = 0; e < ERROR_CODES; e++)
+	for (size_t e = 0; e < s->errors_end; e++)
 		if (s->errors[e])
-			fprintf(to, " %ld:%llu", e, (unsigned long long)s->errors[e]), any = 1;
+			fprintf(to, " %zu:%llu", e, (unsigned long long)s->errors[e]), any = 1;
 	fprintf(to, "%s\n", any ? "" : " none");
 	if (s->failed) {
 		fprintf(to, "decode failures by status:");
