@@ -123,33 +123,39 @@ static void network(dump_ctx *ctx, dump_origin *o, unsigned ethertype, const uin
 		ipv6(ctx, o, p, len);
 }
 
+/* The link layer: the network layer's type and where it starts (one call
+ * of network() for all link types, so that it is inlined here). */
 static void frame(dump_ctx *ctx, int linktype, dump_origin *o, const uint8_t *p, size_t len)
 {
+	unsigned type;
+	size_t off;
 	switch (linktype) {
-	case LT_EN10MB: {
+	case LT_EN10MB:
 		if (len < 14)
 			return;
-		size_t off = 12;
-		unsigned type = rd16(p + off);
+		off = 12;
+		type = rd16(p + off);
 		/* 802.1Q, 802.1ad and the old QinQ tags, any number deep */
 		while ((type == 0x8100 || type == 0x88a8 || type == 0x9100) && len >= off + 6) {
 			off += 4;
 			type = rd16(p + off);
 		}
-		network(ctx, o, type, p + off + 2, len - off - 2);
+		off += 2;
 		break;
-	}
 	case LT_LINUX_SLL:
-		if (len >= 16)
-			network(ctx, o, rd16(p + 14), p + 16, len - 16);
+		if (len < 16)
+			return;
+		type = rd16(p + 14), off = 16;
 		break;
 	case LT_LINUX_SLL2:
-		if (len >= 20)
-			network(ctx, o, rd16(p), p + 20, len - 20);
+		if (len < 20)
+			return;
+		type = rd16(p), off = 20;
 		break;
 	case LT_RAW: case LT_RAW_OLD: case LT_RAW_OLD2: case LT_IPV4: case LT_IPV6:
-		if (len >= 1)
-			network(ctx, o, p[0] >> 4 == 6 ? ETH_IPV6 : ETH_IPV4, p, len);
+		if (len < 1)
+			return;
+		type = p[0] >> 4 == 6 ? ETH_IPV6 : ETH_IPV4, off = 0;
 		break;
 	case LT_NULL: {
 		/* The address family in the capturing host's byte order: 2 is
@@ -157,12 +163,13 @@ static void frame(dump_ctx *ctx, int linktype, dump_origin *o, const uint8_t *p,
 		if (len < 4)
 			return;
 		uint32_t af = p[0] ? p[0] : p[3];
-		network(ctx, o, af == 2 ? ETH_IPV4 : ETH_IPV6, p + 4, len - 4);
+		type = af == 2 ? ETH_IPV4 : ETH_IPV6, off = 4;
 		break;
 	}
 	default:
-		break;
+		return;
 	}
+	network(ctx, o, type, p + off, len - off);
 }
 
 static int linktype_known(int lt)
