@@ -36,11 +36,11 @@ typedef struct batch {
 	DUMP_OWN_LINE int state;
 	uint64_t seq;
 	size_t n;
-	job jobs[BATCH_MESSAGES];
 	uint8_t *bytes;
 	size_t len, cap;
 	rendered out;
 	int oom;
+	job jobs[BATCH_MESSAGES]; /* last: the rest is zeroed at the start */
 } batch;
 
 struct pipeline {
@@ -252,7 +252,8 @@ pipeline *pipeline_new(dump_ctx *ctx, unsigned threads)
 		free(p);
 		return NULL;
 	}
-	memset(p->slots, 0, p->nslots * sizeof *p->slots);
+	for (size_t i = 0; i < p->nslots; i++)
+		memset(&p->slots[i], 0, offsetof(batch, jobs));
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
