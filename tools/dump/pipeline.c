@@ -51,6 +51,7 @@ struct pipeline {
 	batch *slots;
 	size_t nslots;
 	uint64_t next_fill, next_work, next_consume; /* batch sequence numbers */
+	batch *fill; /* slots[next_fill % nslots], kept: dump_message() divided for it */
 	int stop;
 	int consuming; /* inside dump_apply(): a warning must not drain */
 	pthread_t *threads;
@@ -172,22 +173,18 @@ static void step(pipeline *p, int draining)
 	pthread_cond_wait(&p->done, &p->mu);
 }
 
-static batch *filling(pipeline *p)
-{
-	return &p->slots[p->next_fill % p->nslots];
-}
 
 /* Hands the batch being filled to the decoders and takes the next slot. */
 static void submit(pipeline *p)
 {
 	pthread_mutex_lock(&p->mu);
-	batch *b = filling(p);
+	batch *b = p->fill;
 	b->state = B_READY;
 	p->next_fill++;
 	pthread_cond_signal(&p->work);
 	/* pass on what is done, and wait for the next slot to be free */
 	while (consume_one(p)) {}
-	batch *next = filling(p);
+	batch *next = p->fill = &p->slots[p->next_fill % p->nslots];
 	while (next->state != B_FREE)
 		step(p, 0);
 	next->state = B_FILLING;
@@ -200,7 +197,7 @@ void pipeline_drain(dump_ctx *ctx)
 	pipeline *p = ctx->pipe;
 	if (!p || p->consuming)
 		return;
-	if (filling(p)->n)
+	if (p->fill->n)
 		submit(p);
 	pthread_mutex_lock(&p->mu);
 	while (p->next_consume != p->next_fill)
@@ -211,7 +208,7 @@ void pipeline_drain(dump_ctx *ctx)
 void dump_message(dump_ctx *ctx, const dump_origin *o, const uint8_t *msg, size_t len)
 {
 	pipeline *p = ctx->pipe;
-	batch *b = filling(p);
+	batch *b = p->fill;
 	if (b->len + len > b->cap) {
 		size_t cap = b->cap ? b->cap : BATCH_BYTES;
 		while (cap < b->len + len)
@@ -257,7 +254,8 @@ pipeline *pipeline_new(dump_ctx *ctx, unsigned threads)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
-	p->slots[0].state = B_FILLING;
+	p->fill = &p->slots[0];
+	p->fill->state = B_FILLING;
 	ctx->pipe = p;
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
