@@ -77,12 +77,15 @@ static int64_t origin_us(const dump_origin *o)
 
 static size_t tx_hash(const dump_endpoint *ep, uint32_t tid, size_t cap)
 {
-	/* a multiply per 32 bits of key (a byte at a time cost 3 % of --stats);
-	 * an IPv4 address is its first 4 bytes (the rest are 0) */
+	/* a multiply per 32 bits of key (a byte at a time cost 3 % of --stats),
+	 * all 16 bytes of the address, unrolled (an IPv4 address's last 12
+	 * are 0: a loop over its first 4 only cost more in its bounds) */
 	const uint64_t k = 0x9e3779b97f4a7c15ull;
 	uint64_t h = ((uint64_t)tid << 16 | ep->port) * k;
-	for (size_t i = 0, n = ep->family == 4 ? 4 : 16; i < n; i += 4)
-		h = (h ^ rd32(ep->addr + i)) * k;
+	h = (h ^ rd32(ep->addr)) * k;
+	h = (h ^ rd32(ep->addr + 4)) * k;
+	h = (h ^ rd32(ep->addr + 8)) * k;
+	h = (h ^ rd32(ep->addr + 12)) * k;
 	return (size_t)(h >> 32 ^ h) & (cap - 1);
 }
 
