@@ -172,6 +172,11 @@ static void record_time(stats *s, int64_t us)
 
 /* --- on the decoding thread ------------------------------------------------ */
 
+static inline int collect_visit(const fact *f, void *user);
+#define FACTS_VISIT(w) collect_visit(&(w)->f, (w)->user)
+#define FACTS_KINDS(w) (FACT_BIT(FACT_TRANSACTION) | FACT_BIT(FACT_COMMAND) | FACT_BIT(FACT_ERROR))
+#include "facts_walk.h"
+
 typedef struct collector {
 	stats_counts *c;
 	stats_events *ev;
@@ -191,7 +196,8 @@ static int event(stats_events *ev, unsigned kind, uint32_t value)
 	return 0;
 }
 
-static int collect_visit(const fact *f, void *user)
+/* inline: at each fact of the walk, whose kind is then a constant */
+static inline int collect_visit(const fact *f, void *user)
 {
 	collector *k = user;
 	switch (f->kind) {
@@ -219,8 +225,10 @@ int stats_collect(stats_counts *c, stats_events *ev, const MegacoMessage_t *m, m
 	if (version >= 0 && version < 100)
 		c->by_version[version]++;
 	collector k = { c, ev };
-	return facts_walk(m, FACT_BIT(FACT_TRANSACTION) | FACT_BIT(FACT_COMMAND) | FACT_BIT(FACT_ERROR),
-	                  collect_visit, &k) ? -1 : 0;
+	walker w;
+	memset(&w, 0, sizeof w);
+	w.user = &k;
+	return walk_message(&w, m) ? -1 : 0;
 }
 
 /* --- in capture order -------------------------------------------------------- */
