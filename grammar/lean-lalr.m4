@@ -50,7 +50,7 @@ $2
 b4_syncline([@oline@], [@ofile@])dnl
 b4_lean_value(b4_lean_rule_lhs([$1]), b4_lean_rule_len([$1]))dnl
     yylen = b4_lean_rule_len([$1]);
-b4_lean_goto(m4_eval(b4_lean_rule_lhs([$1]) - b4_tokens_number))])
+b4_lean_goto(m4_eval(b4_lean_rule_lhs([$1]) - b4_tokens_number), b4_lean_rule_len([$1]))])
 
 # b4_lean_rule_lhs(RULE), b4_lean_rule_len(RULE): the rule's left-hand side
 # (a symbol number) and length, from yacc.c's r1 and r2 tables.
@@ -80,18 +80,41 @@ m4_define([b4_lhs_value],
                  [b4_complain([[lean-lalr.m4: $<%s>$ needs the left-hand side's own type]], $2)])])dnl
 b4_symbol_value([yyval], [$1], [$2])])
 
-# b4_lean_goto(LHS): the end of an action's case. A left-hand side whose
-# goto row is empty goes to its default state whatever state lies below, so
-# the case sets that state as a constant and skips the goto's stack read and
-# table loads. bison marks an empty row in yypgoto with the same "no
+# b4_lean_goto(LHS, RULE-LENGTH): the end of an action's case. A left-hand
+# side whose goto row is empty goes to its default state whatever state lies
+# below, so the case sets that state as a constant and skips the goto's stack
+# read and table loads. bison marks an empty row in yypgoto with the same "no
 # entries" value as in yypact, one it picks below every real row base, so
-# the test cannot mistake a real row for an empty one.
+# the test cannot mistake a real row for an empty one. Such a rule pops at
+# least one entry (an empty rule takes the general way), so it pushes into a
+# slot the stacks already have, without a check for room.
 m4_define([b4_lean_goto],
-[m4_if(m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_pgoto)), b4_pact_ninf,
+[m4_if(m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_pgoto)) m4_eval([$2 > 0]), b4_pact_ninf[ 1],
 [    yystate = m4_argn(m4_eval([$1 + 1]), m4_unquote(b4_defgoto));
     goto yyreduced_to;],
 [    yylhs = $1;
     break;])])
+
+# The check table, padded with -1 (no token, no state) below and above
+# yacc.c's so that every index a lookup can form is inside it: a row base
+# from pact or pgoto (their minimum is at or below any real base) plus a
+# token or a state number. The lookups then need no range test.
+m4_define([b4_lean_min], [m4_if(m4_eval([$1 < $2]), 1, [$1], [$2])])
+m4_define([b4_lean_max], [m4_if(m4_eval([$1 > $2]), 1, [$1], [$2])])
+m4_define([b4_lean_check_lo],
+[m4_eval(0 - b4_lean_min(0, b4_lean_min(b4_pact_min, b4_pgoto_min)))])
+m4_define([b4_lean_check_hi],
+[m4_eval(b4_lean_max(0, b4_lean_max(b4_pact_max + b4_tokens_number,
+                                    b4_pgoto_max + b4_states_number) - b4_last - 1))])
+m4_define([b4_lean_pad], [m4_if(m4_eval([$1 > 0]), 1, [m4_for([b4_lean_i], 1, [$1], 1, [ -1,])])])
+
+# Acceptance is the default reduction of the final state by rule 1
+# ($accept: start $end), reached after shifting the end of input: the loop
+# accepts there (case 1 below) instead of testing each shifted token.
+m4_if(m4_argn(m4_eval(b4_final_state_number + 1), m4_unquote(b4_pact)), b4_pact_ninf, [],
+      [b4_complain([[lean-lalr.m4: the final state reads a lookahead]])])
+m4_if(m4_argn(m4_eval(b4_final_state_number + 1), m4_unquote(b4_defact)), 1, [],
+      [b4_complain([[lean-lalr.m4: the final state does not reduce by rule 1]])])
 
 b4_locations_if([b4_complain([lean-lalr.m4: %locations is not supported])])
 b4_push_if([b4_complain([lean-lalr.m4: push parsers are not supported])])
@@ -159,7 +182,7 @@ static const struct yytables
   ]b4_int_type_for([b4_pgoto])[ pgoto@{]m4_count(m4_unquote(b4_pgoto))[@};
   ]b4_int_type_for([b4_defgoto])[ defgoto@{]m4_count(m4_unquote(b4_defgoto))[@};
   ]b4_int_type_for([b4_table])[ table@{]m4_count(m4_unquote(b4_table))[@};
-  ]b4_int_type_for([b4_check])[ check@{]m4_count(m4_unquote(b4_check))[@};
+  ]b4_int_type([-1], b4_check_max)[ check@{]m4_eval(b4_lean_check_lo + m4_count(m4_unquote(b4_check)) + b4_lean_check_hi)[@};
   ]b4_int_type_for([b4_r1])[ r1@{]m4_count(m4_unquote(b4_r1))[@};
   ]b4_int_type_for([b4_r2])[ r2@{]m4_count(m4_unquote(b4_r2))[@};
 } yytables =
@@ -180,7 +203,9 @@ static const struct yytables
   ]b4_table[
   },
   {
-  ]b4_check[
+  ]b4_lean_pad(b4_lean_check_lo)[
+  ]b4_check[,
+  ]b4_lean_pad(b4_lean_check_hi)[
   },
   {
   ]b4_r1[
@@ -194,7 +219,7 @@ static const struct yytables
 #define yypgoto (yyT->pgoto)
 #define yydefgoto (yyT->defgoto)
 #define yytable (yyT->table)
-#define yycheck (yyT->check)
+#define yycheck (yyT->check + ]b4_lean_check_lo[)
 #define yyr1 (yyT->r1)
 #define yyr2 (yyT->r2)
 
@@ -359,6 +384,7 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
         goto yydefault;
       if (yytoken == YYSYMBOL_YYEMPTY)
         {
+        yyread:
           yytoken = ]b4_yylex[;
           if (yytoken <= YYSYMBOL_YYerror)
             {
@@ -368,7 +394,7 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
             }
         }
       yyn += yytoken;
-      if (yyn < 0 || YYLAST < yyn || *(yycheck + yyn) != yytoken)
+      if (*(yycheck + yyn) != yytoken)
         goto yydefault;
       yyn = *(yytable + yyn);
       if (yyn <= 0)
@@ -378,15 +404,16 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
           yyn = -yyn;
           goto yyreduce;
         }
-      /* Shift. Shifting the end of input is acceptance (YYFINAL). */
-      if (yytoken == YYSYMBOL_YYEOF)
-        goto yyacceptlab;
+      /* Shift (the end of input too: into YYFINAL, which accepts). */
       YYSTACKS_ROOM ();
       *++yyssp = YY_CAST (yy_state_t, yyn);
       *++yyvsp = yylval;
       yystate = yyn;
+      /* The new state has no lookahead yet: read one if it needs one. */
+      yyn = *(yypact + yystate);
+      if (!yypact_value_is_default (yyn))
+        goto yyread;
       yytoken = YYSYMBOL_YYEMPTY;
-      continue;
 
     yydefault:
       yyn = *(yydefact + yystate);
@@ -396,6 +423,8 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
       switch (yyn)
         {
 ]b4_user_actions[
+        case 1: /* $accept: the end of input is shifted */
+          goto yyacceptlab;
         default:
           /* No action: $$ is $1, which is already in the slot $$ takes
              (for an empty rule, $$ is the garbage of a fresh slot). */
@@ -408,16 +437,16 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
       yyssp -= yylen;
       {
         const int yyi = *(yypgoto + yylhs) + *yyssp;
-        yystate = (0 <= yyi && yyi <= YYLAST && *(yycheck + yyi) == *yyssp
+        yystate = (*(yycheck + yyi) == *yyssp
                    ? *(yytable + yyi)
                    : *(yydefgoto + yylhs));
       }
-      goto yypush;
-    yyreduced_to: /* from an action that has set the state to go to */
+      YYSTACKS_ROOM ();
+      *++yyssp = YY_CAST (yy_state_t, yystate);
+      continue;
+    yyreduced_to: /* from an action (yylen > 0) that has set the state to go to */
       yyvsp += 1 - yylen;
       yyssp -= yylen;
-    yypush:
-      YYSTACKS_ROOM ();
       *++yyssp = YY_CAST (yy_state_t, yystate);
     }
 

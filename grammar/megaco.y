@@ -26,8 +26,8 @@
 /*
  * No locations (%locations would copy one per shift and compute one per
  * reduction, and the scanner would store one per token): a token's bytes
- * are in its value ($n.off, $n.len), and the last token's value is at
- * px->last, which is all an error needs.
+ * are in its value ($n.off, $n.len), and the last token's value is still in
+ * the scanner's batch (text_scan_last), which is all an error needs.
  */
 }
 
@@ -49,7 +49,8 @@
 static void yyerror(text_parse *px, const char *msg)
 {
 	(void)msg;
-	size_t off = px->last ? px->last->tok.off : 0;
+	const text_tok *last = text_scan_last(px->scan);
+	size_t off = last ? last->off : 0;
 	if (px->A->failed)
 		tb_fail(px, MEGACO_ERR_NOMEM, off, "out of memory");
 	else
@@ -70,9 +71,10 @@ _Static_assert(TRANS_LB == EQ_SAFE_LB + 1 && AUDIT_LB == EQ_SAFE_LB + 7 &&
 /*
  * The token pull: the next token of the scanner's batch (text_scan_next; the
  * scanner also keeps the brace depth limit, megaco.l OPEN_LEVEL). Nothing is
- * recorded per token (px->last is where the token's value always is, set once
- * below); the context of an error message is worked out afterwards
- * (text_error_context).
+ * recorded per token (an error finds the last token in the batch,
+ * text_scan_last, so the parser's lookahead value never needs an address
+ * and stays in registers); the context of an error message is worked out
+ * afterwards (text_error_context).
  */
 static inline int yylex(YYSTYPE *lval, text_parse *px)
 {
@@ -179,8 +181,6 @@ static void *reply_lb(text_parse *px, const text_tok *kw, tb_list *audit)
 			YYABORT;                                                                \
 	} while (0)
 }
-
-%initial-action { px->last = &yylval; }
 
 %define api.pure full
 %define api.token.raw
@@ -1661,7 +1661,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, text_parse *px)
 			exp[kept++] = exp[i];
 	if (n > 0)
 		n = kept;
-	const text_tok *found = &px->last->tok;
+	const text_tok *found = text_scan_last(px->scan);
 	char want[112] = "";
 	size_t w = 0;
 	for (int i = 0; i < n && i < MAX_EXPECTED && w < sizeof want; i++)

@@ -193,6 +193,15 @@ static inline int text_scan_next(text_scan_state *st, text_tok *tok)
 	return st->qtype[i];
 }
 
+/*
+ * The last token handed out (as text_scan_next set it), or NULL before the
+ * first: the batch keeps it until the next call refills the batch.
+ */
+static inline const text_tok *text_scan_last(const text_scan_state *st)
+{
+	return st->qi ? &st->qtok[st->qi - 1] : NULL;
+}
+
 /* If the last token handed out was the scanner's error token, its error is the scan's now. */
 static inline void text_scan_took_error(text_scan_state *st)
 {
