@@ -127,7 +127,8 @@ typedef struct text_scan_state {
 	size_t max_token;
 	size_t start;                /* start offset of a multi-rule token */
 	unsigned pending;            /* PEND_* set by keywords, consumed by '{' or '=' */
-	int version_seen;
+	size_t word_max;             /* 0 until the version is seen, then max_token: a longer word takes the slow way */
+	int join_ok;                 /* join_eq, once the version is seen */
 	int version_held;            /* first pass: the version waits for the mId (VERSION_MID) */
 	size_t version_off, version_len;
 	unsigned depth, max_depth;   /* open braces and brackets; more than max_depth: MEGACO_ERR_TOO_DEEP */
