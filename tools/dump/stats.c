@@ -77,15 +77,14 @@ static int64_t origin_us(const dump_origin *o)
 
 static size_t tx_hash(const dump_endpoint *ep, uint32_t tid, size_t cap)
 {
-	/* a multiply per 32 bits of key (a byte at a time cost 3 % of --stats),
-	 * all 16 bytes of the address, unrolled (an IPv4 address's last 12
-	 * are 0: a loop over its first 4 only cost more in its bounds) */
+	/* two multiplies, 64 bits of the address each (one per byte cost 3 %
+	 * of --stats, one per 32 bits 13 instructions a message more than
+	 * this); an IPv4 address's last 12 bytes are 0 */
 	const uint64_t k = 0x9e3779b97f4a7c15ull;
-	uint64_t h = ((uint64_t)tid << 16 | ep->port) * k;
-	h = (h ^ rd32(ep->addr)) * k;
-	h = (h ^ rd32(ep->addr + 4)) * k;
-	h = (h ^ rd32(ep->addr + 8)) * k;
-	h = (h ^ rd32(ep->addr + 12)) * k;
+	uint64_t hi = (uint64_t)rd32(ep->addr) << 32 | rd32(ep->addr + 4);
+	uint64_t lo = (uint64_t)rd32(ep->addr + 8) << 32 | rd32(ep->addr + 12);
+	uint64_t h = (((uint64_t)tid << 16 | ep->port) ^ hi) * k;
+	h = (h ^ lo) * k;
 	return (size_t)(h >> 32 ^ h) & (cap - 1);
 }
 
