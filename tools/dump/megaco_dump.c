@@ -179,15 +179,14 @@ static void render_error(dump_ctx *ctx, strbuf *b, const dump_origin *o, megaco_
 	sb_printf(b, ": %s\n", e->message);
 }
 
-/* Decodes and renders one message into r. With split set, a text decode
- * that fails where the next message's header starts reports that offset in
- * *next instead (the caller then renders [0, *next) and goes on there). */
-static void render_one(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg,
-                       size_t len, int split, size_t *next, dump_result *r)
+/* Decodes and renders one message into r; 0. With split set, a text decode
+ * that fails where the next message's header starts returns that offset
+ * instead (the caller then renders [0, offset) and goes on there). */
+static size_t render_one(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg,
+                         size_t len, int split, dump_result *r)
 {
 	dump_app *app = ctx->app;
 	strbuf *b = &rb->out;
-	*next = 0;
 	memset(r, 0, sizeof *r);
 	r->out_off = b->len;
 	r->log_off = rb->log.len;
@@ -199,14 +198,12 @@ static void render_one(dump_ctx *ctx, rendered *rb, const dump_origin *o, const 
 	r->rc = megaco_decode(r->enc, msg, len, &app->opts, &m, &err);
 	if (r->rc != MEGACO_OK) {
 		if (split && (r->enc == MEGACO_ENC_PRETTY || r->enc == MEGACO_ENC_COMPACT) &&
-		    err.offset > 0 && err.offset < len && text_header_at(msg + err.offset, len - err.offset)) {
-			*next = err.offset;
-			return;
-		}
+		    err.offset > 0 && err.offset < len && text_header_at(msg + err.offset, len - err.offset))
+			return err.offset;
 		if (app->output != OUT_NONE && !app->filtering)
 			render_error(ctx, b, o, r->enc, r->rc, &err);
 		r->out_len = b->len - r->out_off;
-		return;
+		return 0;
 	}
 	if (app->filtering && !filter_match(&app->filt, m, r->enc, &app->opts))
 		goto done;
@@ -244,10 +241,14 @@ done:
 	r->out_len = b->len - r->out_off;
 	r->log_len = rb->log.len - r->log_off;
 	r->nev = rb->events.len - r->ev_off;
+	return 0;
 }
 
 int dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg, size_t len)
 {
+	/* (one call of render_one(), so that it is inlined here) */
+	size_t n = len;
+	int split = 1;
 	for (;;) {
 		if (rb->nres == rb->capres) {
 			size_t cap = rb->capres ? rb->capres * 2 : 256;
@@ -256,18 +257,18 @@ int dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t
 				return -1;
 			rb->res = p, rb->capres = cap;
 		}
-		dump_result *r = &rb->res[rb->nres];
-		size_t next, none;
-		render_one(ctx, rb, o, msg, len, 1, &next, r);
-		if (!next) {
-			rb->nres++;
-			return 0;
+		size_t next = render_one(ctx, rb, o, msg, n, split, &rb->res[rb->nres]);
+		if (next) {
+			/* The decoder stopped at another message's header: the
+			 * first is what comes before it, decoded again on its own. */
+			n = next, split = 0;
+			continue;
 		}
-		/* The decoder stopped at another message's header: the first is
-		 * what comes before it, decoded again on its own. */
-		render_one(ctx, rb, o, msg, next, 0, &none, r);
 		rb->nres++;
-		msg += next, len -= next;
+		if (split)
+			return 0;
+		msg += n, len -= n;
+		n = len, split = 1;
 	}
 }
 
