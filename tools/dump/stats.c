@@ -224,8 +224,9 @@ int stats_collect(stats_counts *c, stats_events *ev, const MegacoMessage_t *m, m
 	if (version >= 0 && version < 100)
 		c->by_version[version]++;
 	collector k = { c, ev };
+	/* (not zeroed: collect_visit() reads only what the walk set for the
+	 * fact it visits) */
 	walker w;
-	memset(&w, 0, sizeof w);
 	w.user = &k;
 	return walk_message(&w, m) ? -1 : 0;
 }
