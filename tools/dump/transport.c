@@ -49,7 +49,8 @@ int text_header_at(const uint8_t *p, size_t len)
 	       (len >= 2 && p[0] == '!' && p[1] == '/');
 }
 
-void transport_payload(dump_ctx *ctx, const dump_origin *o, const uint8_t *p, size_t len)
+/* inline: transport_udp()'s, for every datagram */
+static inline void payload(dump_ctx *ctx, const dump_origin *o, const uint8_t *p, size_t len)
 {
 	while (len) {
 		/* leading white space between text messages */
@@ -71,6 +72,11 @@ void transport_payload(dump_ctx *ctx, const dump_origin *o, const uint8_t *p, si
 	}
 }
 
+void transport_payload(dump_ctx *ctx, const dump_origin *o, const uint8_t *p, size_t len)
+{
+	payload(ctx, o, p, len);
+}
+
 void transport_udp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
 {
 	if (len < 8)
@@ -81,5 +87,5 @@ void transport_udp(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
 	if (ulen < 8 || ulen > len) /* cut by the snapshot length: what there is */
 		ulen = len;
 	o->transport = DUMP_UDP;
-	transport_payload(ctx, o, p + 8, ulen - 8);
+	payload(ctx, o, p + 8, ulen - 8);
 }
