@@ -52,37 +52,38 @@ static size_t frag_key(uint8_t *key, const dump_origin *o, uint32_t id, unsigned
 	return n;
 }
 
-static void ipv4(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
+/* The IP layers return the transport's payload (NULL: none, or a fragment
+ * kept) and set its protocol and length. */
+static const uint8_t *ipv4(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len,
+                           unsigned *proto, size_t *plen)
 {
 	if (len < 20 || p[0] >> 4 != 4)
-		return;
+		return NULL;
 	size_t ihl = (size_t)(p[0] & 15) * 4, total = rd16(p + 2);
 	if (ihl < 20 || total < ihl || ihl > len)
-		return;
+		return NULL;
 	if (total > len) /* cut by the snapshot length: use what there is */
 		total = len;
 	/* total < len: Ethernet padding after the datagram, dropped */
-	unsigned frag = rd16(p + 6), proto = p[9];
+	unsigned frag = rd16(p + 6);
+	*proto = p[9];
 	o->src.family = o->dst.family = 4;
 	memcpy(o->src.addr, p + 12, 4);
 	memcpy(o->dst.addr, p + 16, 4);
-	const uint8_t *payload = p + ihl;
-	size_t plen = total - ihl;
-	if (frag & 0x3fff) { /* MF set or a non-zero offset */
-		uint8_t key[64];
-		size_t klen = frag_key(key, o, rd16(p + 4), proto);
-		payload = ip_frag_add(ctx->frags, key, klen, o->sec, (size_t)(frag & 0x1fff) * 8,
-		                      (frag & 0x2000) != 0, payload, plen, &plen);
-		if (!payload)
-			return;
-	}
-	transport_dispatch(ctx, o, proto, payload, plen);
+	*plen = total - ihl;
+	if (!(frag & 0x3fff)) /* neither MF set nor a non-zero offset */
+		return p + ihl;
+	uint8_t key[64];
+	size_t klen = frag_key(key, o, rd16(p + 4), *proto);
+	return ip_frag_add(ctx->frags, key, klen, o->sec, (size_t)(frag & 0x1fff) * 8,
+	                   (frag & 0x2000) != 0, p + ihl, *plen, plen);
 }
 
-static void ipv6(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
+static const uint8_t *ipv6(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len,
+                           unsigned *proto, size_t *plen_out)
 {
 	if (len < 40 || p[0] >> 4 != 6)
-		return;
+		return NULL;
 	size_t plen = rd16(p + 4);
 	if (plen > len - 40)
 		plen = len - 40;
@@ -95,32 +96,37 @@ static void ipv6(dump_ctx *ctx, dump_origin *o, const uint8_t *p, size_t len)
 	for (;;) {
 		if (next == 0 || next == 43 || next == 60) {
 			if (plen < 8 || (size_t)(q[1] + 1) * 8 > plen)
-				return;
+				return NULL;
 			size_t hl = (size_t)(q[1] + 1) * 8;
 			next = q[0], q += hl, plen -= hl;
 		} else if (next == 44) {
 			if (plen < 8)
-				return;
+				return NULL;
 			unsigned off = rd16(q + 2);
 			uint8_t key[64];
 			size_t klen = frag_key(key, o, rd32(q + 4), q[0]);
 			next = q[0], q += 8, plen -= 8;
 			q = ip_frag_add(ctx->frags, key, klen, o->sec, off & 0xfff8, off & 1, q, plen, &plen);
 			if (!q)
-				return;
+				return NULL;
 		} else {
 			break;
 		}
 	}
-	transport_dispatch(ctx, o, next, q, plen);
+	*proto = next, *plen_out = plen;
+	return q;
 }
 
+/* (one call of transport_dispatch(), so that it is inlined here) */
 static void network(dump_ctx *ctx, dump_origin *o, unsigned ethertype, const uint8_t *p, size_t len)
 {
-	if (ethertype == ETH_IPV4)
-		ipv4(ctx, o, p, len);
-	else if (ethertype == ETH_IPV6)
-		ipv6(ctx, o, p, len);
+	unsigned proto = 0;
+	size_t plen = 0;
+	const uint8_t *payload = ethertype == ETH_IPV4   ? ipv4(ctx, o, p, len, &proto, &plen)
+	                         : ethertype == ETH_IPV6 ? ipv6(ctx, o, p, len, &proto, &plen)
+	                                                 : NULL;
+	if (payload)
+		transport_dispatch(ctx, o, proto, payload, plen);
 }
 
 /* The link layer: the network layer's type and where it starts (one call
