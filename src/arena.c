@@ -23,18 +23,8 @@ static void heap_free(void *ud, void *p) { (void)ud; free(p); }
 
 const megaco_allocator megaco_default_allocator = { heap_alloc, heap_free, NULL };
 
-static _Thread_local megaco_arena *current;
-static _Thread_local int limit_hit;
-
-void arena_limit_clear(void) { limit_hit = 0; }
-int arena_limit_hit(void) { return limit_hit; }
-
-megaco_arena *arena_set_current(megaco_arena *a)
-{
-	megaco_arena *prev = current;
-	current = a;
-	return prev;
-}
+_Thread_local megaco_arena *arena_current;
+_Thread_local int arena_limit_flag;
 
 void arena_init(megaco_arena *a, const megaco_allocator *al, size_t first_size)
 {
@@ -151,7 +141,7 @@ static arena_block *new_block(megaco_arena *a, size_t need)
 		if (size > room) {
 			size = room & ~(ALIGN - 1);
 			if (size < need) {
-				limit_hit = 1;
+				arena_limit_flag = 1;
 				return NULL;
 			}
 		}
@@ -287,7 +277,7 @@ char *arena_memdup(megaco_arena *a, const void *src, size_t len)
 
 void *megaco_asn_calloc(size_t nmemb, size_t size)
 {
-	megaco_arena *a = current;
+	megaco_arena *a = arena_current;
 	if (!a)
 		return calloc(nmemb, size);
 	if (size && nmemb > SIZE_MAX / size)
@@ -297,19 +287,19 @@ void *megaco_asn_calloc(size_t nmemb, size_t size)
 
 void *megaco_asn_malloc(size_t size)
 {
-	megaco_arena *a = current;
+	megaco_arena *a = arena_current;
 	return a ? alloc_raw(a, size) : malloc(size);
 }
 
 void *megaco_asn_realloc(void *ptr, size_t size)
 {
-	megaco_arena *a = current;
+	megaco_arena *a = arena_current;
 	return a ? arena_realloc(a, ptr, size) : realloc(ptr, size);
 }
 
 void megaco_asn_free(void *ptr)
 {
 	/* Arena memory is released with the arena as a whole. */
-	if (!current)
+	if (!arena_current)
 		free(ptr);
 }

@@ -143,17 +143,25 @@ static inline void *arena_alloc(megaco_arena *a, size_t size)
  * Whether an arena of this thread refused a block for its limit since the
  * last arena_limit_clear(): how megaco_decode tells a model over
  * max_model_memory (the decoders report any failed allocation as NOMEM)
- * from an allocator that said no.
+ * from an allocator that said no. In line (as arena_set_current): once or
+ * twice a decode each, a call costs more than the access.
  */
-void arena_limit_clear(void);
-int arena_limit_hit(void);
+extern _Thread_local int arena_limit_flag;
+static inline void arena_limit_clear(void) { arena_limit_flag = 0; }
+static inline int arena_limit_hit(void) { return arena_limit_flag; }
 
 /*
  * The arena asn1c's allocation macros use on this thread; NULL means the C
  * heap. Thread-local, so concurrent decodes on different threads never share
  * one. Returns the previous value so scopes nest.
  */
-megaco_arena *arena_set_current(megaco_arena *a);
+extern _Thread_local megaco_arena *arena_current;
+static inline megaco_arena *arena_set_current(megaco_arena *a)
+{
+	megaco_arena *prev = arena_current;
+	arena_current = a;
+	return prev;
+}
 
 extern const megaco_allocator megaco_default_allocator;
 

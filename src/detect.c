@@ -7,7 +7,6 @@
  * octets is text with a bad header (the text decoder then says where); the
  * rest is not a Megaco message at all.
  */
-#include <ctype.h>
 #include <string.h>
 
 #include "internal.h"
@@ -27,22 +26,29 @@ static size_t skip_lwsp(const unsigned char *p, size_t len, size_t i)
 	return i;
 }
 
-static int prefix_ci(const unsigned char *p, size_t len, size_t i, const char *word)
+/*
+ * Whether p[i..] starts with word (upper-case ASCII), in any case. Not
+ * strncasecmp or toupper(), calls into libc, and in line: this runs for
+ * every message, and with the word a constant each byte is a compare or two.
+ */
+static inline __attribute__((always_inline)) int prefix_ci(const unsigned char *p, size_t len,
+                                                           size_t i, const char *word)
 {
-	/* A loop, not strncasecmp: this runs for every message and the words are short. */
 	size_t n = strlen(word);
 	if (len - i < n)
 		return 0;
-	for (size_t k = 0; k < n; k++)
-		if (toupper(p[i + k]) != word[k])
+	for (size_t k = 0; k < n; k++) {
+		unsigned char w = (unsigned char)word[k], c = p[i + k];
+		if (w >= 'A' && w <= 'Z' ? (c | 0x20) != (w | 0x20) : c != w)
 			return 0;
+	}
 	return 1;
 }
 
 static int read_text_version(const unsigned char *p, size_t len, size_t i)
 {
 	int v = 0;
-	for (size_t end = i + 3; i < len && i < end && isdigit(p[i]); i++)
+	for (int n = 0; n < 3 && i < len && (unsigned)(p[i] - '0') < 10; n++, i++)
 		v = v * 10 + (p[i] - '0');
 	return v;
 }
@@ -260,28 +266,35 @@ static int looks_like_text(const unsigned char *p, size_t len)
 	return 1;
 }
 
+/* Neither text nor BER: a PER variant, or text with a bad header; out of line (rare). */
+static __attribute__((noinline)) int detect_other(const unsigned char *p, size_t len,
+                                                  megaco_encoding *e, int *v)
+{
+	if (aper_header(p, len, v))
+		*e = MEGACO_ENC_APER;
+	else if (plausible_per(p, len, v))
+		*e = MEGACO_ENC_PER;
+	else if (looks_like_text(p, len))
+		*e = MEGACO_ENC_PRETTY, *v = 0; /* a mistyped header: the text decoder says where */
+	else
+		return MEGACO_ERR_NOT_MEGACO;
+	return MEGACO_OK;
+}
+
 int megaco_detect(const void *buf, size_t len, megaco_encoding *enc, int *version)
 {
-	megaco_encoding e = MEGACO_ENC_PER;
+	megaco_encoding e = MEGACO_ENC_BER;
 	int v = 0;
 	if (!buf && len)
 		return MEGACO_ERR_INVALID_ARGUMENT;
 	if (len == 0)
 		return MEGACO_ERR_TRUNCATED;
 	const unsigned char *p = buf;
-	if (!detect_text(p, len, &e, &v)) {
-		if (detect_ber(p, len, &v)) {
-			e = MEGACO_ENC_BER;
-		} else if (aper_header(p, len, &v)) {
-			e = MEGACO_ENC_APER;
-		} else if (plausible_per(p, len, &v)) {
-			e = MEGACO_ENC_PER;
-		} else if (looks_like_text(p, len)) {
-			e = MEGACO_ENC_PRETTY; /* a mistyped header: the text decoder says where */
-			v = 0;
-		} else {
-			return MEGACO_ERR_NOT_MEGACO;
-		}
+	/* Text cannot start with BER's 0x30 ('0': no header, space or comment starts so). */
+	if (p[0] == 0x30 ? !detect_ber(p, len, &v) : !detect_text(p, len, &e, &v)) {
+		int rc = detect_other(p, len, &e, &v);
+		if (rc != MEGACO_OK)
+			return rc;
 	}
 	if (enc)
 		*enc = e;

@@ -1,9 +1,8 @@
 /*
  * Model building for the text parser (stage 2 of text decoding): the bison
  * actions of grammar/megaco.y call these to turn tokens into asn1c
- * MegacoMessage_t nodes. Everything is allocated from the message arena
- * (asn1c's list growth too: text_decode.c makes it the current arena for the
- * whole parse). Names stay in text form (docs/model.md); everything else is
+ * MegacoMessage_t nodes. Everything is allocated from the message arena,
+ * lists grown here too (add()): no asn1c code runs in a text decode. Names stay in text form (docs/model.md); everything else is
  * filled the way Erlang megaco's BER encoder shows the same message.
  */
 #include <arpa/inet.h>
@@ -139,13 +138,6 @@ static unsigned char *take_piece(megaco_arena *a, size_t n)
 	}
 	arena_tail_return(a, p + n);
 	return (unsigned char *)p;
-}
-
-void tb_carve_give_back(text_parse *px)
-{
-	arena_block *b = px->A->head;
-	if (px->carve && b && px->carve_end == (unsigned char *)b->data + b->used)
-		arena_tail_return(px->A, (char *)px->carve);
 }
 
 /*

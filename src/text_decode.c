@@ -55,10 +55,9 @@ static void scan_init(text_scan_state *st, const unsigned char *buf, size_t len,
 	st->in = buf;
 	st->len = len;
 	st->al = o->allocator ? o->allocator : &megaco_default_allocator;
-	st->max_token = o->max_token_length ? o->max_token_length : (size_t)-1;
-	st->max_depth = o->max_depth ? o->max_depth : MEGACO_DEPTH_CEILING;
-	if (st->max_depth > MEGACO_DEPTH_CEILING)
-		st->max_depth = MEGACO_DEPTH_CEILING;
+	/* o is resolved (internal.h): its limits are never 0, its depth within the ceiling. */
+	st->max_token = o->max_token_length;
+	st->max_depth = o->max_depth;
 }
 
 /*
@@ -316,11 +315,9 @@ int text_scan_only(const unsigned char *buf, size_t len, const megaco_options *o
 	return MEGACO_OK;
 }
 
-int text_decode_message(const unsigned char *buf, size_t len, const megaco_options *opts,
+int text_decode_message(const unsigned char *buf, size_t len, const megaco_options *o,
                         megaco_message **out, megaco_error *err)
 {
-	megaco_options store;
-	const megaco_options *o = options_or_default(opts, &store);
 	/* Token offsets are 32-bit (text_tok). */
 	if (len > UINT32_MAX - 2)
 		return set_error(err, MEGACO_ERR_TOO_LARGE, 0, "text messages are limited to 4 GiB");
@@ -351,9 +348,8 @@ int text_decode_message(const unsigned char *buf, size_t len, const megaco_optio
 		px.scan = &st;
 		take_tail(&px);
 
-		megaco_arena *prev = arena_set_current(&msg->arena);
+		/* No current arena (arena_set_current): nothing here reaches asn1c's allocation. */
 		rc = run(&px, o->scanner != MEGACO_SCANNER_NON_REENTRANT);
-		arena_set_current(prev);
 		/* The parser stops at once on the scanner's error token. */
 		text_scan_took_error(&st);
 

@@ -130,7 +130,12 @@ int tb_buffer_off(text_parse *px, const text_tok *t);
 int tb_request_id(text_parse *px, const text_tok *t, long *out);
 
 /* The rest of the carve chunk back to the arena, if nothing was allocated after it. */
-void tb_carve_give_back(text_parse *px);
+static inline void tb_carve_give_back(text_parse *px)
+{
+	arena_block *b = px->A->head;
+	if (px->carve && b && px->carve_end == (unsigned char *)b->data + b->used)
+		arena_tail_return(px->A, (char *)px->carve);
+}
 tb_list *tb_list_new(text_parse *px, void *first);
 int tb_list_add(text_parse *px, tb_list *l, void *item);
 int tb_item_push(text_parse *px, tb_list *l, const text_item *it);
