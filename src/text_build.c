@@ -390,6 +390,36 @@ CARVE_INLINE int has_bad(const unsigned char *s, size_t n, int eol)
 	return (acc & HIGHS) != 0;
 }
 
+/*
+ * copy_short() of at most 64 bytes, and whether any of them is >= 0x80: the
+ * loads of the copy are the test's too.
+ */
+CARVE_INLINE int copy_ascii(unsigned char *d, const char *s, size_t n)
+{
+	if (n >= 16) {
+		vec16 a, acc = {0};
+		for (size_t i = 0; i + 16 < n; i += 16) {
+			memcpy(&a, s + i, 16);
+			memcpy(d + i, &a, 16);
+			acc |= a;
+		}
+		memcpy(&a, s + n - 16, 16);
+		memcpy(d + n - 16, &a, 16);
+		acc |= a;
+		uint64_t h[2];
+		memcpy(h, &acc, 16);
+		return ((h[0] | h[1]) & HIGHS) != 0;
+	}
+	if (n >= 8) {
+		uint64_t a = load8((const unsigned char *)s), b = load8((const unsigned char *)s + n - 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+		return ((a | b) & HIGHS) != 0;
+	}
+	copy_short(d, s, n);
+	return has_bad(d, n, 0);
+}
+
 /* MEGACO_ERR_BAD_CHARACTER at the first byte of t that has_bad() finds. */
 static __attribute__((cold, noinline)) int bad_byte(text_parse *px, const text_tok *t, int eol,
                                                     const char *what)
@@ -900,33 +930,27 @@ int tb_version(text_parse *px, const text_tok *version)
 	return 0;
 }
 
+/* body: the model's own, built there by tb_body_*. */
 int tb_message(text_parse *px, const text_tok *mid, void *body)
 {
-	Message_t *m = &px->msg->model->mess;
-	if (set_mid(px, mid, &m->mId)) /* straight into the (zeroed) model */
-		return -1;
-	struct Message__messageBody *b = body;
-	m->messageBody = *b;
-	return 0;
+	(void)body;
+	return set_mid(px, mid, &px->msg->model->mess.mId); /* straight into the (zeroed) model */
 }
 
+/* The message body, straight into the (zeroed) model: no node to copy from. */
 void *tb_body_error(text_parse *px, void *err)
 {
-	struct Message__messageBody *b = NEW(px, struct Message__messageBody);
-	if (b) {
-		b->present = Message__messageBody_PR_messageError;
-		b->choice.messageError = *(ErrorDescriptor_t *)err;
-	}
+	struct Message__messageBody *b = &px->msg->model->mess.messageBody;
+	b->present = Message__messageBody_PR_messageError;
+	b->choice.messageError = *(ErrorDescriptor_t *)err;
 	return b;
 }
 
 void *tb_body_transactions(text_parse *px, tb_list *transactions)
 {
-	struct Message__messageBody *b = NEW(px, struct Message__messageBody);
-	if (b) {
-		b->present = Message__messageBody_PR_transactions;
-		LIST_INTO(b->choice.transactions.list, transactions);
-	}
+	struct Message__messageBody *b = &px->msg->model->mess.messageBody;
+	b->present = Message__messageBody_PR_transactions;
+	LIST_INTO(b->choice.transactions.list, transactions);
 	return b;
 }
 
@@ -1115,24 +1139,56 @@ tb_list *tb_ctxid_list(text_parse *px, tb_list *l, const text_tok *t)
 	return push(px, l, id);
 }
 
+#define TID_WHAT "a termination ID (pathNAME is ASCII)"
+
+/* A termination ID's token longer than a pathNAME's 64 bytes: its error (a byte's first). */
+static __attribute__((cold, noinline)) int tid_too_long(text_parse *px, const text_tok *t)
+{
+	if (has_bad(px->in + t->off, t->len, 0))
+		return bad_byte(px, t, 0, TID_WHAT);
+	return tb_fail(px, MEGACO_ERR_SYNTAX, t->off,
+	               "a termination ID of %u characters: a pathNAME has at most 64", t->len);
+}
+
+/* tid's ID (zeroed before) from its token, its bytes (t->len + 1, len <= 64) at b. */
+CARVE_INLINE int fill_term_id(text_parse *px, const text_tok *t, TerminationID_t *tid,
+                              unsigned char *b)
+{
+	size_t n = t->len;
+	if (copy_ascii(b, TXT(px, t), n))
+		return bad_byte(px, t, 0, TID_WHAT);
+	b[n] = 0;
+	/* ROOT is stored upper case, whatever the spelling (docs/model.md). */
+	if (ci_eq((const char *)b, n, "ROOT"))
+		memcpy(b, "ROOT", 4);
+	tid->id.buf = b;
+	tid->id.size = (int)n;
+	return 0;
+}
+
 /* Fills a zeroed TerminationID_t from its token. */
 CARVE_INLINE int set_term_id(text_parse *px, const text_tok *t, TerminationID_t *tid)
 {
-	if (has_bad(px->in + t->off, t->len, 0))
-		return bad_byte(px, t, 0, "a termination ID (pathNAME is ASCII)");
+	unsigned char *b;
 	if (t->len > 64)
-		return tb_fail(px, MEGACO_ERR_SYNTAX, t->off,
-		               "a termination ID of %u characters: a pathNAME has at most 64", t->len);
-	/* ROOT is stored upper case, whatever the spelling (docs/model.md). */
-	if (ci_eq(TXT(px, t), t->len, "ROOT"))
-		return set_os(px, &tid->id, "ROOT", 4);
-	return set_tok(px, &tid->id, t);
+		return tid_too_long(px, t);
+	if (!(b = carve(px, t->len + 1)))
+		return -1;
+	return fill_term_id(px, t, tid, b);
 }
 
+/* A new TerminationID_t and its ID's bytes: one piece. */
 static TerminationID_t *term_id(text_parse *px, const text_tok *t)
 {
-	TerminationID_t *tid = NEW(px, TerminationID_t);
-	return tid && !set_term_id(px, t, tid) ? tid : NULL;
+	enum { NODE = CARVE_ROUND(sizeof(TerminationID_t)) };
+	unsigned char *p;
+	if (t->len > 64)
+		return tid_too_long(px, t), NULL;
+	if (!(p = carve(px, NODE + t->len + 1)))
+		return NULL;
+	zero_carved(p, NODE);
+	TerminationID_t *tid = (TerminationID_t *)(void *)p;
+	return fill_term_id(px, t, tid, p + NODE) ? NULL : tid;
 }
 
 /* The bracket gate covers the ASN.1 lists that brackets fill (audits of several IDs). */
@@ -1892,15 +1948,26 @@ void *tb_sdp(text_parse *px, const text_tok *body)
 			eq++;
 		size_t name_len = eq < eol && sdp_name_ok(s, (size_t)(eq - s)) ? (size_t)(eq - s) : 0;
 		const char *val = name_len ? eq + 1 : s;
-		PropertyParm_t *pp = NEW(px, PropertyParm_t);
-		OCTET_STRING_t *v = NEW(px, OCTET_STRING_t);
-		if (!pp || !v || set_os(px, &pp->name, s, name_len))
-			return NULL;
-		/* unescape \} */
+		/* The parameter, its value's node and one-slot list, and both strings: one piece. */
+		enum { PP = CARVE_ROUND(sizeof(PropertyParm_t)), OS = CARVE_ROUND(sizeof(OCTET_STRING_t)),
+		       ARR = CARVE_ROUND(ARRAY_BYTES(1)) };
 		size_t vn = (size_t)(eol - val);
-		char *vb = carve(px, vn + 1);
-		if (!vb)
+		unsigned char *q = carve(px, PP + OS + ARR + name_len + 1 + vn + 1);
+		if (!q)
 			return NULL;
+		zero_carved(q, PP + OS);
+		PropertyParm_t *pp = (PropertyParm_t *)(void *)q;
+		OCTET_STRING_t *v = (OCTET_STRING_t *)(void *)(q + PP);
+		pp->value.list.array = (OCTET_STRING_t **)init_array(q + PP + OS, 1);
+		pp->value.list.array[0] = v;
+		pp->value.list.count = pp->value.list.size = 1;
+		unsigned char *nb = q + PP + OS + ARR;
+		copy_short(nb, s, name_len);
+		nb[name_len] = 0;
+		pp->name.buf = nb;
+		pp->name.size = (int)name_len;
+		/* unescape \} */
+		char *vb = (char *)nb + name_len + 1;
 		size_t o = 0;
 		if (bs_at && bs_at < val)
 			bs_at = memchr(val, '\\', (size_t)(end - val));
@@ -1916,9 +1983,7 @@ void *tb_sdp(text_parse *px, const text_tok *body)
 		}
 		vb[o] = 0;
 		v->buf = (uint8_t *)vb;
-		v->size = o;
-		if (add(px, &pp->value.list, v))
-			return NULL;
+		v->size = (int)o;
 		/* A group is never empty: a v= line after the first starts the next. */
 		if ((!grp || (name_len == 1 && s[0] == 'v')) &&
 		    (!(grp = NEW(px, PropertyGroup_t)) || add(px, &lr->propGrps.list, grp)))
