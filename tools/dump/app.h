@@ -155,6 +155,7 @@ typedef struct rendered {
 	size_t nres, capres;
 } rendered;
 struct dump_result {
+	const dump_origin *o; /* where it came from (dump_render's o) */
 	megaco_encoding enc;
 	int rc;            /* the decode's status */
 	int passed;        /* decoded and passed the filters */
@@ -164,9 +165,9 @@ struct dump_result {
 	size_t ev_off, nev;
 };
 /* Appends a result per message to rb->res (text messages one after the
- * other are split here); 0, or -1 out of memory. */
+ * other are split here), each pointing to o; 0, or -1 out of memory. */
 int dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t *msg, size_t len);
-void dump_apply(dump_ctx *ctx, const rendered *rb, const dump_origin *o, const dump_result *r);
+void dump_apply(dump_ctx *ctx, const rendered *rb, const dump_result *r);
 /* After a batch's last dump_apply(): adds what it counted to --stats, and
  * empties rb for the next batch (memory kept, up to a bound). */
 void dump_apply_done(dump_ctx *ctx, rendered *rb);

@@ -188,6 +188,7 @@ static size_t render_one(dump_ctx *ctx, rendered *rb, const dump_origin *o, cons
 	dump_app *app = ctx->app;
 	strbuf *b = &rb->out;
 	memset(r, 0, sizeof *r);
+	r->o = o;
 	r->out_off = b->len;
 	r->log_off = rb->log.len;
 	r->ev_off = rb->events.len;
@@ -274,8 +275,9 @@ int dump_render(dump_ctx *ctx, rendered *rb, const dump_origin *o, const uint8_t
 
 /* --- ... and handed on in order on the reading thread ------------------------ */
 
-void dump_apply(dump_ctx *ctx, const rendered *rb, const dump_origin *o, const dump_result *r)
+void dump_apply(dump_ctx *ctx, const rendered *rb, const dump_result *r)
 {
+	const dump_origin *o = r->o;
 	dump_app *app = ctx->app;
 	if ((++app->messages & 0x3fff) == 0)
 		progress(ctx, 0);

@@ -25,7 +25,6 @@
 typedef struct job {
 	dump_origin o;
 	size_t off, len;
-	size_t res, nres; /* its messages' results in the batch's out.res */
 } job;
 
 enum { B_FREE, B_FILLING, B_READY, B_WORKING, B_DONE };
@@ -64,11 +63,9 @@ static void decode_batch(pipeline *p, batch *b)
 {
 	dump_ctx *ctx = p->ctx;
 	for (size_t i = 0; i < b->n; i++) {
-		job *j = &b->jobs[i];
-		j->res = b->out.nres;
+		const job *j = &b->jobs[i];
 		if (dump_render(ctx, &b->out, &j->o, b->bytes + j->off, j->len))
 			b->oom = 1; /* reported when handed on */
-		j->nres = b->out.nres - j->res;
 	}
 }
 
@@ -140,11 +137,8 @@ static int consume_one(pipeline *p)
 		return 0;
 	pthread_mutex_unlock(&p->mu);
 	p->consuming = 1;
-	for (size_t i = 0; i < b->n; i++) {
-		const job *j = &b->jobs[i];
-		for (size_t k = 0; k < j->nres; k++)
-			dump_apply(p->ctx, &b->out, &j->o, &b->out.res[j->res + k]);
-	}
+	for (size_t k = 0; k < b->out.nres; k++)
+		dump_apply(p->ctx, &b->out, &b->out.res[k]);
 	if (b->oom) {
 		dump_warn(p->ctx, &b->jobs[b->n - 1].o, "out of memory: messages of this batch lost");
 		b->oom = 0;
