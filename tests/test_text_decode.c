@@ -555,6 +555,10 @@ static const struct {
 	{"bad IPv4", "MEGACO/1 [1.2.3.256] T=1{C=-{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
 	{"bad IPv6", "MEGACO/1 [1::2::3] T=1{C=-{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
 	{"unterminated mId", "MEGACO/1 [1.2.3.4 T=1{C=-{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
+	{"mId address cut by a line end", "MEGACO/1 [1.2.3.4\n]T=1{C=-{N=t{OE=1{a/b}}}}", 0,
+	 MEGACO_ERR_SYNTAX, 1, 10, 0, 0},
+	{"unterminated domain mId", "!/1 <mg1.example T=1{C=-{N=t{OE=1{a/b}}}}", 0, MEGACO_ERR_SYNTAX, 1, 5,
+	 0, 0},
 	{"version without an mId", "MEGACO/1", 0, MEGACO_ERR_SYNTAX, 1, 9, 0, 0},
 	/* The scanner works ahead of the parser (text_scan_next): the first error is still the one */
 	{"syntax error before a bad byte", HDR "T=1{C=1{,}}}\x01", 0, MEGACO_ERR_SYNTAX, 2, 9, 0, 0},
