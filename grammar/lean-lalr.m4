@@ -354,12 +354,14 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
   /* Kept in locals so that they stay in registers; synced with yyst to grow. */
   yy_state_t *yyssp = yyssa;
   YYSTYPE *yyvsp = yyvsa;
-  int yystate = 0;
-  int yyn;
-  int yylen;
-  int yylhs;
+  /* Table indexes and what is added to them are long: no sign extension
+     between a load and the index it feeds. */
+  long yystate = 0;
+  long yyn;
+  long yylen;
+  long yylhs;
   int yyresult;
-  int yytoken = YYSYMBOL_YYEMPTY; /* the lookahead's symbol (raw token kinds) */
+  long yytoken = YYSYMBOL_YYEMPTY; /* the lookahead's symbol (raw token kinds) */
   /* Room for one push, growing the stacks (in yyst) if they are full. */
 #define YYSTACKS_ROOM()                                         \
   do                                                            \
@@ -436,7 +438,7 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
       yyvsp += 1 - yylen;
       yyssp -= yylen;
       {
-        const int yyi = *(yypgoto + yylhs) + *yyssp;
+        const long yyi = *(yypgoto + yylhs) + *yyssp;
         yystate = (*(yycheck + yyi) == *yyssp
                    ? *(yytable + yyi)
                    : *(yydefgoto + yylhs));
