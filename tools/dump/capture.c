@@ -197,7 +197,7 @@ const char *capture_library(void)
 /* What the callback of pcap_loop() needs. */
 typedef struct reader {
 	dump_ctx *ctx;
-	pcap_t *pc;
+	int linktype;
 	const char *path;
 } reader;
 
@@ -206,9 +206,7 @@ static void on_record(u_char *user, const struct pcap_pkthdr *h, const u_char *d
 {
 	reader *rd = (reader *)user;
 	dump_ctx *ctx = rd->ctx;
-	/* pcapng allows a link type per interface; libpcap reports the
-	 * current one. */
-	int lt = pcap_datalink(rd->pc);
+	int lt = rd->linktype;
 	dump_origin o;
 	memset(&o, 0, sizeof o);
 	o.frame = ++ctx->frames;
@@ -256,7 +254,10 @@ int capture_run(dump_ctx *ctx, const char *path)
 	/* All records in one call, each handed to on_record(): pcap_next_ex()
 	 * a record at a time went through the same loop inside libpcap once
 	 * per record, and a callback of its own that copied the header. */
-	reader rd = { ctx, pc, path };
+	/* One link type for the file: pcapng allows one per interface, but
+	 * libpcap's API has none per record (pcap_datalink() is the file's) and
+	 * refuses a pcapng file whose interfaces differ in it. */
+	reader rd = { ctx, pcap_datalink(pc), path };
 	int rc = 0;
 	if (pcap_loop(pc, -1, on_record, (u_char *)&rd) == PCAP_ERROR) {
 		/* A capture cut short (a partial record at the end, or a writer
