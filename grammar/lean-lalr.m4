@@ -15,8 +15,12 @@
 # What the loop leaves out, and why that is safe here:
 # - Error recovery: the grammar has no `error` rules, so a syntax error ends
 #   the parse (as yacc.c's recovery would, having nothing to shift). The
-#   scanner's error token (YYerror) ends it at once, without a report, as in
-#   yacc.c.
+#   scanner's error token (YYerror) ends it without a report, as in yacc.c,
+#   where the parse finds it cannot take it: no state can shift it (no
+#   `error` rules), so no token is tested for it on the way in. Default
+#   reductions before that point run their actions, which only build; the
+#   scanner's error is still the one reported (text_scan_took_error).
+# - The scanner returns token kinds >= 0 (its end of input is YYEOF, 0).
 # - The default `$$ = $1` applies only to rules without an action (where
 #   $1 stays in the stack slot that becomes $$, so nothing is copied): every
 #   action here sets $$ when its rule has a value (bison -Wall warns of a
@@ -388,12 +392,6 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
         {
         yyread:
           yytoken = ]b4_yylex[;
-          if (yytoken <= YYSYMBOL_YYerror)
-            {
-              if (yytoken == YYSYMBOL_YYerror)
-                goto yyabortlab; /* the scanner's error: it has recorded it */
-              yytoken = YYSYMBOL_YYEOF; /* 0 or less */
-            }
         }
       yyn += yytoken;
       if (*(yycheck + yyn) != yytoken)
@@ -453,6 +451,8 @@ yyparse (]m4_ifset([b4_parse_param], [b4_formals(b4_parse_param)], [void])[)
     }
 
 yyerrlab:
+  if (yytoken == YYSYMBOL_YYerror)
+    goto yyabortlab; /* the scanner's error: it has recorded it */
   {
     yypcontext_t yyctx = {yyssp, YY_CAST (yysymbol_kind_t, yytoken)};
     if (yyreport_syntax_error (&yyctx]b4_user_args[) == 2)
