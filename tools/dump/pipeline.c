@@ -199,29 +199,42 @@ void pipeline_drain(dump_ctx *ctx)
 	pthread_mutex_unlock(&p->mu);
 }
 
+/* Room for len more bytes in b (the first message, or a batch of long
+ * ones); 0, or -1 with the message skipped (reported). Out of line, so that
+ * dump_message() needs no stack frame for it. */
+static __attribute__((noinline)) int batch_grow(dump_ctx *ctx, const dump_origin *o, batch *b,
+                                                size_t len)
+{
+	size_t cap = b->cap ? b->cap : BATCH_BYTES;
+	while (cap < b->len + len)
+		cap *= 2;
+	uint8_t *nb = realloc(b->bytes, cap);
+	if (!nb) {
+		dump_warn(ctx, o, "out of memory: message of %zu bytes skipped", len);
+		return -1;
+	}
+	b->bytes = nb, b->cap = cap;
+	return 0;
+}
+
 void dump_message(dump_ctx *ctx, const dump_origin *o, const uint8_t *msg, size_t len)
 {
 	pipeline *p = ctx->pipe;
 	batch *b = p->fill;
-	if (b->len + len > b->cap) {
-		size_t cap = b->cap ? b->cap : BATCH_BYTES;
-		while (cap < b->len + len)
-			cap *= 2;
-		uint8_t *nb = realloc(b->bytes, cap);
-		if (!nb) {
-			dump_warn(ctx, o, "out of memory: message of %zu bytes skipped", len);
-			return;
-		}
-		b->bytes = nb, b->cap = cap;
-	}
+	if (b->len + len > b->cap && batch_grow(ctx, o, b, len))
+		return;
 	job *j = &b->jobs[b->n++];
 	j->o = *o;
 	j->off = b->len;
 	j->len = len;
-	memcpy(b->bytes + b->len, msg, len);
 	b->len += len;
-	if (b->n == BATCH_MESSAGES || b->len >= BATCH_BYTES)
-		submit(p);
+	if (b->n < BATCH_MESSAGES && b->len < BATCH_BYTES) {
+		/* (the copy last: a tail call for nearly every message) */
+		memcpy(b->bytes + j->off, msg, len);
+		return;
+	}
+	memcpy(b->bytes + j->off, msg, len);
+	submit(p);
 }
 
 pipeline *pipeline_new(dump_ctx *ctx, unsigned threads)
