@@ -75,7 +75,7 @@ static int spare_keep(const megaco_allocator *al, arena_block *b)
 	return 1;
 }
 
-static void free_blocks(arena_block *b, const megaco_allocator *al)
+static __attribute__((noinline)) void free_blocks(arena_block *b, const megaco_allocator *al)
 {
 	while (b) {
 		arena_block *next = b->next;
@@ -99,7 +99,15 @@ void arena_release(megaco_arena *a)
 	/* Two loads of the fields themselves: a copy of the whole struct would
 	 * be read with wide loads right behind the allocations' narrow stores
 	 * to it (see arena_init_first in arena.h). */
-	free_blocks(a->head, a->al);
+	arena_block *b = a->head;
+	const megaco_allocator *al = a->al;
+	/* Most messages: one first block that becomes the spare (spare_keep's rule), a leaf. */
+	if (b && !b->next && al == &megaco_default_allocator && b->size == ARENA_FIRST_BLOCK &&
+	    !spare && spare_registered) {
+		spare = b;
+		return;
+	}
+	free_blocks(b, al);
 }
 
 static size_t round_up(size_t n) { return (n + ALIGN - 1) & ~(ALIGN - 1); }
@@ -174,7 +182,31 @@ static void *alloc_raw(megaco_arena *a, size_t size)
 	return p + HDR;
 }
 
-megaco_arena *arena_init_first(const megaco_allocator *al, size_t first_size, size_t size)
+/* The arena in place as its first block's first allocation (size bytes, need with the header):
+ * field by field where it stays (see arena.h), each once (link_block's work too). */
+static inline megaco_arena *first_in(arena_block *b, const megaco_allocator *al,
+                                     size_t first_size, size_t bsize, size_t size, size_t need)
+{
+	unsigned char *p = (unsigned char *)b->data;
+	megaco_arena *a = (megaco_arena *)(void *)(p + HDR);
+	b->next = NULL;
+	b->size = bsize;
+	b->used = need;
+	memcpy(p, &size, sizeof size);
+	a->head = b;
+	a->al = al;
+	a->next_size = first_size < MAX_BLOCK ? first_size * 2 : first_size;
+	a->total = bsize;
+	a->limit = 0;
+	a->nblocks = 1;
+	a->failed = 0;
+	a->last = a;
+	return a;
+}
+
+/* arena_init_first() from the allocator: out of line, so the spare's path stays short. */
+static __attribute__((noinline)) megaco_arena *first_alloc(const megaco_allocator *al,
+                                                           size_t first_size, size_t size)
 {
 	if (size < sizeof(megaco_arena) || size > SIZE_MAX / 2)
 		return NULL;
@@ -185,25 +217,19 @@ megaco_arena *arena_init_first(const megaco_allocator *al, size_t first_size, si
 	size_t need = HDR + round_up(size);
 	size_t bsize = first_size < need ? need : first_size; /* need is already rounded */
 	arena_block *b = block_obtain(al, bsize);
-	if (!b)
-		return NULL;
-	unsigned char *p = (unsigned char *)b->data;
-	/* Field by field where it stays (see arena.h), as arena_init would. */
-	megaco_arena *a = (megaco_arena *)(void *)(p + HDR);
-	a->head = NULL;
-	a->al = al;
-	a->next_size = first_size;
-	a->total = 0;
-	a->limit = 0;
-	a->nblocks = 0;
-	a->failed = 0;
-	link_block(a, b, bsize);
-	/* Its first allocation: the size bytes that start with a. Set here, not
-	 * by alloc_raw, whose call and checks cost a decode 34 instructions. */
-	b->used = need;
-	memcpy(p, &size, sizeof size);
-	a->last = a;
-	return a;
+	return b ? first_in(b, al, first_size, bsize, size, need) : NULL;
+}
+
+megaco_arena *arena_init_first(const megaco_allocator *al, size_t first_size, size_t size)
+{
+	arena_block *b = spare; /* block_obtain's rule, checked first */
+	if (b && (!al || al == &megaco_default_allocator) && first_size == ARENA_FIRST_BLOCK &&
+	    size >= sizeof(megaco_arena) && size <= ARENA_FIRST_BLOCK - HDR) {
+		spare = NULL;
+		return first_in(b, &megaco_default_allocator, first_size, first_size, size,
+		                HDR + round_up(size));
+	}
+	return first_alloc(al, first_size, size);
 }
 
 void *arena_alloc_slow(megaco_arena *a, size_t size)

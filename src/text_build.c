@@ -2,8 +2,9 @@
  * Model building for the text parser (stage 2 of text decoding): the bison
  * actions of grammar/megaco.y call these to turn tokens into asn1c
  * MegacoMessage_t nodes. Everything is allocated from the message arena,
- * lists grown here too (add()): no asn1c code runs in a text decode. Names stay in text form (docs/model.md); everything else is
- * filled the way Erlang megaco's BER encoder shows the same message.
+ * lists grown here too (add()): no asn1c code runs in a text decode. Names
+ * stay in text form (docs/model.md); everything else is filled the way
+ * Erlang megaco's BER encoder shows the same message.
  */
 #include <arpa/inet.h>
 #include <stdarg.h>
@@ -165,7 +166,7 @@ static __attribute__((cold, noinline)) unsigned char *refill(text_parse *px, siz
 }
 
 /* always_inline: the carving helpers are a few instructions once a constant
- * size folds them (zero_carved's switch only then), and gcc's size estimate
+ * size folds them (arena_zero's stores only then), and gcc's size estimate
  * of the unfolded body would keep them out of line. */
 #define CARVE_INLINE static inline __attribute__((always_inline))
 
@@ -184,56 +185,21 @@ CARVE_INLINE void *carve(text_parse *px, size_t n)
 
 /*
  * Sixteen bytes moved as one value (GNU vector extension, gcc and clang):
- * node zeroing and short string copies. The element type is unsigned char,
- * so the accesses may alias any node.
+ * short string copies. The element type is unsigned char, so the accesses
+ * may alias any node.
  */
 typedef unsigned char vec16 __attribute__((vector_size(16)));
 
 /*
- * Zeroes a carved piece with one aligned 16-byte store per 16 bytes (pieces
- * are CARVE_ALIGN-aligned and rounded). A plain memset of a node's size
- * becomes `rep stos` for the larger nodes (Transaction_t, CommandRequest_t,
- * asn1c's structs being large): slow to start for a hundred-odd bytes, and
- * the largest single cost of the builder.
+ * n zeroed bytes; a node's constant size unrolls the zeroing into a few
+ * 16-byte stores (arena_zero: a memset of a node's size is `rep stos` for
+ * asn1c's larger structs, slow to start for a hundred-odd bytes).
  */
-
-CARVE_INLINE void zero_carved(unsigned char *p, size_t rounded)
-{
-	/* Written out (a loop would be turned back into memset): the size is a
-	 * constant at every call, so only the stores it needs remain. */
-	vec16 *v = (vec16 *)(void *)p;
-	switch (rounded / 16) {
-	default: memset(p, 0, rounded); break;
-	case 20: v[19] = (vec16){0}; /* fall through */
-	case 19: v[18] = (vec16){0}; /* fall through */
-	case 18: v[17] = (vec16){0}; /* fall through */
-	case 17: v[16] = (vec16){0}; /* fall through */
-	case 16: v[15] = (vec16){0}; /* fall through */
-	case 15: v[14] = (vec16){0}; /* fall through */
-	case 14: v[13] = (vec16){0}; /* fall through */
-	case 13: v[12] = (vec16){0}; /* fall through */
-	case 12: v[11] = (vec16){0}; /* fall through */
-	case 11: v[10] = (vec16){0}; /* fall through */
-	case 10: v[9] = (vec16){0}; /* fall through */
-	case 9: v[8] = (vec16){0}; /* fall through */
-	case 8: v[7] = (vec16){0}; /* fall through */
-	case 7: v[6] = (vec16){0}; /* fall through */
-	case 6: v[5] = (vec16){0}; /* fall through */
-	case 5: v[4] = (vec16){0}; /* fall through */
-	case 4: v[3] = (vec16){0}; /* fall through */
-	case 3: v[2] = (vec16){0}; /* fall through */
-	case 2: v[1] = (vec16){0}; /* fall through */
-	case 1: v[0] = (vec16){0}; /* fall through */
-	case 0: break;
-	}
-}
-
-/* n zeroed bytes; a node's constant size unrolls the zeroing into a few stores. */
 CARVE_INLINE void *tb_new(text_parse *px, size_t n)
 {
 	unsigned char *p = carve(px, n);
 	if (p)
-		zero_carved(p, CARVE_ROUND(n));
+		arena_zero(p, CARVE_ROUND(n));
 	return p;
 }
 
@@ -347,6 +313,22 @@ CARVE_INLINE int set_os(text_parse *px, OCTET_STRING_t *os, const char *s, size_
 CARVE_INLINE int set_tok(text_parse *px, OCTET_STRING_t *os, const text_tok *t)
 {
 	return set_os(px, os, TXT(px, t), t->len);
+}
+
+/* A zeroed T with a NUL-terminated copy of t's bytes behind it as its member os: one piece. */
+#define NEW_NAMED(px, T, os, t) ((T *)new_named(px, sizeof(T), offsetof(T, os), t))
+CARVE_INLINE void *new_named(text_parse *px, size_t n, size_t at, const text_tok *t)
+{
+	unsigned char *p = carve(px, CARVE_ROUND(n) + t->len + 1);
+	if (!p)
+		return NULL;
+	arena_zero(p, CARVE_ROUND(n));
+	OCTET_STRING_t *os = (OCTET_STRING_t *)(void *)(p + at);
+	os->buf = p + CARVE_ROUND(n);
+	os->size = (int)t->len;
+	copy_short(os->buf, TXT(px, t), t->len);
+	os->buf[t->len] = 0;
+	return p;
 }
 
 /*
@@ -569,7 +551,7 @@ static tb_list *list_first(text_parse *px, void *item)
 	unsigned char *p = item ? carve(px, HEAD + ARRAY_BYTES(4)) : NULL;
 	if (!p)
 		return tb_fail(px, MEGACO_ERR_NOMEM, 0, "out of memory"), NULL;
-	zero_carved(p, HEAD);
+	arena_zero(p, HEAD);
 	tb_list *l = (tb_list *)(void *)p;
 	l->list.array = init_array(p + HEAD, 4);
 	l->list.size = 4;
@@ -899,21 +881,8 @@ static ServiceChangeAddress_t *build_sc_address(text_parse *px, const text_tok *
 int tb_version(text_parse *px, const text_tok *version)
 {
 	const char *s = TXT(px, version);
-	/*
-	 * The scanner's VERSION token starts MEGACO/ or !/: look there first. For
-	 * the first, whether s[0..5] hold no '/' is one zero-byte test on them
-	 * xor '/' (the two bytes not loaded become 0x2f: no false zero).
-	 */
-	size_t at = 0;
-	if (version->len > 6 && s[6] == '/') {
-		uint64_t x = 0;
-		memcpy(&x, s, 6);
-		x ^= 0x2F2F2F2F2F2F2F2Fu;
-		if (!((x - 0x0101010101010101u) & ~x & 0x8080808080808080u))
-			at = 6;
-	}
-	while (at < version->len && s[at] != '/')
-		at++;
+	/* The scanner's VERSION token starts MEGACO/ or !/ (grammar/megaco.l). */
+	size_t at = s[0] == '!' ? 1 : 6;
 	size_t vlen = at < version->len ? version->len - at - 1 : 0;
 	const char *slash = s + at;
 	unsigned long v;
@@ -1186,7 +1155,7 @@ static TerminationID_t *term_id(text_parse *px, const text_tok *t)
 		return tid_too_long(px, t), NULL;
 	if (!(p = carve(px, NODE + t->len + 1)))
 		return NULL;
-	zero_carved(p, NODE);
+	arena_zero(p, NODE);
 	TerminationID_t *tid = (TerminationID_t *)(void *)p;
 	return fill_term_id(px, t, tid, p + NODE) ? NULL : tid;
 }
@@ -1896,6 +1865,31 @@ static int stream_parm(text_parse *px, StreamParms_t *sp, const text_item *it)
 MEDIA_BUILDER(tb_media, MediaDescriptor_t, MediaDescriptor__streams_PR_, StreamDescriptor_t,
               tb_stream_parms, StreamParms_t, stream_parm)
 
+/* A zeroed PropertyParm_t, its value's node and list (`slots` slots, holding it), the value's vn
+ * bytes at *vb (only its NUL written) and extra bytes after them for the caller: one piece. */
+CARVE_INLINE PropertyParm_t *parm_one(text_parse *px, size_t slots, size_t vn, size_t extra,
+                                      unsigned char **vb)
+{
+	enum { PP = CARVE_ROUND(sizeof(PropertyParm_t)), OS = CARVE_ROUND(sizeof(OCTET_STRING_t)) };
+	size_t arr = CARVE_ROUND(ARRAY_BYTES(slots));
+	unsigned char *q = carve(px, PP + OS + arr + vn + 1 + extra);
+	if (!q)
+		return NULL;
+	arena_zero(q, PP + OS);
+	PropertyParm_t *pp = (PropertyParm_t *)(void *)q;
+	OCTET_STRING_t *v = (OCTET_STRING_t *)(void *)(q + PP);
+	unsigned char *b = q + PP + OS + arr;
+	pp->value.list.array = (OCTET_STRING_t **)init_array(q + PP + OS, slots);
+	pp->value.list.array[0] = v;
+	pp->value.list.count = 1;
+	pp->value.list.size = (int)slots;
+	v->buf = b;
+	v->size = (int)vn;
+	b[vn] = 0;
+	*vb = b;
+	return pp;
+}
+
 static int sdp_name_ok(const char *s, size_t n)
 {
 	if (n == 0)
@@ -1948,42 +1942,31 @@ void *tb_sdp(text_parse *px, const text_tok *body)
 			eq++;
 		size_t name_len = eq < eol && sdp_name_ok(s, (size_t)(eq - s)) ? (size_t)(eq - s) : 0;
 		const char *val = name_len ? eq + 1 : s;
-		/* The parameter, its value's node and one-slot list, and both strings: one piece. */
-		enum { PP = CARVE_ROUND(sizeof(PropertyParm_t)), OS = CARVE_ROUND(sizeof(OCTET_STRING_t)),
-		       ARR = CARVE_ROUND(ARRAY_BYTES(1)) };
 		size_t vn = (size_t)(eol - val);
-		unsigned char *q = carve(px, PP + OS + ARR + name_len + 1 + vn + 1);
-		if (!q)
+		unsigned char *vb;
+		PropertyParm_t *pp = parm_one(px, 1, vn, name_len + 1, &vb); /* the name after the value */
+		if (!pp)
 			return NULL;
-		zero_carved(q, PP + OS);
-		PropertyParm_t *pp = (PropertyParm_t *)(void *)q;
-		OCTET_STRING_t *v = (OCTET_STRING_t *)(void *)(q + PP);
-		pp->value.list.array = (OCTET_STRING_t **)init_array(q + PP + OS, 1);
-		pp->value.list.array[0] = v;
-		pp->value.list.count = pp->value.list.size = 1;
-		unsigned char *nb = q + PP + OS + ARR;
+		unsigned char *nb = vb + vn + 1;
 		copy_short(nb, s, name_len);
 		nb[name_len] = 0;
 		pp->name.buf = nb;
 		pp->name.size = (int)name_len;
 		/* unescape \} */
-		char *vb = (char *)nb + name_len + 1;
-		size_t o = 0;
 		if (bs_at && bs_at < val)
 			bs_at = memchr(val, '\\', (size_t)(end - val));
 		if (!bs_at || bs_at >= eol) {
-			copy_short((unsigned char *)vb, val, vn);
-			o = vn;
+			copy_short(vb, val, vn);
 		} else {
+			size_t o = 0;
 			for (size_t i = 0; i < vn; i++) {
 				if (val[i] == '\\' && i + 1 < vn && val[i + 1] == '}')
 					continue;
 				vb[o++] = val[i];
 			}
+			vb[o] = 0;
+			pp->value.list.array[0]->size = (int)o;
 		}
-		vb[o] = 0;
-		v->buf = (uint8_t *)vb;
-		v->size = (int)o;
 		/* A group is never empty: a v= line after the first starts the next. */
 		if ((!grp || (name_len == 1 && s[0] == 'v')) &&
 		    (!(grp = NEW(px, PropertyGroup_t)) || add(px, &lr->propGrps.list, grp)))
@@ -2044,10 +2027,11 @@ static int value_os(text_parse *px, const text_tok *v, OCTET_STRING_t **out)
 
 void *tb_prop_value(text_parse *px, int rel, const text_tok *v)
 {
-	PropertyParm_t *pp = NEW(px, PropertyParm_t);
-	OCTET_STRING_t *os;
-	if (!pp || value_os(px, v, &os) || add(px, &pp->value.list, os))
+	PropertyParm_t *pp;
+	unsigned char *vb;
+	if (VALUE_CHARS(px, v) || !(pp = parm_one(px, 4, v->len, 0, &vb)))
 		return NULL;
+	copy_short(vb, TXT(px, v), v->len);
 	if (rel) {
 		if (!(pp->extraInfo = NEW(px, struct PropertyParm__extraInfo)))
 			return NULL;
@@ -2480,9 +2464,19 @@ static TimeNotation_t *timestamp(text_parse *px, const text_tok *t)
 	const char *s = TXT(px, t);
 	if (t->len != 17 || (s[8] != 'T' && s[8] != 't') || !digits8(s) || !digits8(s + 9))
 		return syntax(px, t, "a time stamp yyyymmddThhmmssss"), NULL;
-	TimeNotation_t *tn = NEW(px, TimeNotation_t);
-	if (!tn || set_os(px, &tn->date, s, 8) || set_os(px, &tn->time, s + 9, 8))
+	/* The node and both strings: one piece. */
+	enum { TN = CARVE_ROUND(sizeof(TimeNotation_t)) };
+	unsigned char *p = carve(px, TN + 18);
+	if (!p)
 		return NULL;
+	arena_zero(p, TN);
+	TimeNotation_t *tn = (TimeNotation_t *)(void *)p;
+	memcpy(p + TN, s, 8);
+	memcpy(p + TN + 9, s + 9, 8);
+	p[TN + 8] = p[TN + 17] = 0;
+	tn->date.buf = p + TN;
+	tn->time.buf = p + TN + 9;
+	tn->date.size = tn->time.size = 8;
 	return tn;
 }
 
@@ -2515,8 +2509,8 @@ void *tb_observed_events(text_parse *px, const text_tok *rid, tb_list *events)
 
 void *tb_observed_event(text_parse *px, const text_tok *ts, const text_tok *name, tb_list *params)
 {
-	ObservedEvent_t *e = NEW(px, ObservedEvent_t);
-	if (!e || set_tok(px, &e->eventName, name) || (ts && !(e->timeNotation = timestamp(px, ts))) ||
+	ObservedEvent_t *e = NEW_NAMED(px, ObservedEvent_t, eventName, name);
+	if (!e || (ts && !(e->timeNotation = timestamp(px, ts))) ||
 	    oe_params(px, params, &e->streamID, &e->eventParList.list))
 		return NULL;
 	return e;
@@ -2524,17 +2518,16 @@ void *tb_observed_event(text_parse *px, const text_tok *ts, const text_tok *name
 
 void *tb_event_spec(text_parse *px, const text_tok *name, tb_list *params)
 {
-	EventSpec_t *e = NEW(px, EventSpec_t);
-	if (!e || set_tok(px, &e->eventName, name) ||
-	    oe_params(px, params, &e->streamID, &e->eventParList.list))
+	EventSpec_t *e = NEW_NAMED(px, EventSpec_t, eventName, name);
+	if (!e || oe_params(px, params, &e->streamID, &e->eventParList.list))
 		return NULL;
 	return e;
 }
 
 void *tb_stat(text_parse *px, const text_tok *name, void *values)
 {
-	StatisticsParameter_t *s = NEW(px, StatisticsParameter_t);
-	if (!s || set_tok(px, &s->statName, name))
+	StatisticsParameter_t *s = NEW_NAMED(px, StatisticsParameter_t, statName, name);
+	if (!s)
 		return NULL;
 	if (values) {
 		if (!(s->statValue = NEW(px, Value_t)))
@@ -2715,9 +2708,9 @@ void *tb_ia_sdp(text_parse *px, const text_tok *body)
 
 void *tb_ia_events(text_parse *px, const text_tok *rid, const text_tok *name)
 {
-	IndAudEventsDescriptor_t *e = NEW(px, IndAudEventsDescriptor_t);
+	IndAudEventsDescriptor_t *e = NEW_NAMED(px, IndAudEventsDescriptor_t, pkgdName, name);
 	long id;
-	if (!e || set_tok(px, &e->pkgdName, name))
+	if (!e)
 		return NULL;
 	if (rid && (tb_request_id(px, rid, &id) || !(e->requestID = new_ulong(px, (unsigned long)id))))
 		return NULL;
@@ -2768,9 +2761,9 @@ void *tb_ia_digit_map(text_parse *px, const text_tok *name)
 
 void *tb_ia_event_buffer(text_parse *px, const text_tok *name, const text_tok *stream)
 {
-	IndAudEventBufferDescriptor_t *e = NEW(px, IndAudEventBufferDescriptor_t);
+	IndAudEventBufferDescriptor_t *e = NEW_NAMED(px, IndAudEventBufferDescriptor_t, eventName, name);
 	long s;
-	if (!e || set_tok(px, &e->eventName, name))
+	if (!e)
 		return NULL;
 	if (stream && (tb_uint(px, stream, 65535, &s) || !(e->streamID = new_long(px, s))))
 		return NULL;
@@ -2779,10 +2772,7 @@ void *tb_ia_event_buffer(text_parse *px, const text_tok *name, const text_tok *s
 
 void *tb_ia_stats(text_parse *px, const text_tok *name)
 {
-	IndAudStatisticsDescriptor_t *s = NEW(px, IndAudStatisticsDescriptor_t);
-	if (!s || set_tok(px, &s->statName, name))
-		return NULL;
-	return s;
+	return NEW_NAMED(px, IndAudStatisticsDescriptor_t, statName, name);
 }
 
 void *tb_ia_packages(text_parse *px, const text_tok *item)
