@@ -731,6 +731,8 @@ static pos seq_general(reader *r, unsigned ti, char *st, pos p, pos lim, int ind
 static pos choice_general(reader *r, unsigned ti, char *st, int tagged, pos p, pos lim,
                           const hdr *hp, unsigned depth);
 static pos list_item(reader *r, unsigned ti, char **x, pos p, pos lim, unsigned depth);
+static pos list_general(reader *r, unsigned ti, char *st, pos p, pos lim, int indef,
+                        unsigned depth);
 
 typedef pos walker(reader *r, char *st, pos p, pos lim, int indef, unsigned depth);
 
@@ -760,7 +762,13 @@ static NOINLINE pos read_value(reader *r, unsigned ti, int tagged, char *x, pos 
 	case SK_SET_OF:
 		if (!h->cons)
 			return mismatch(r, p, ti);
-		return walkers[ti](r, x, h->c, h->e ? h->e : lim, !h->e, depth + 1);
+		lim = h->e ? h->e : lim;
+		if (walkers[ti])
+			return walkers[ti](r, x, h->c, lim, !h->e, depth + 1);
+		/* A type read in line by its one container (megaco_ber.inc): no function of its own. */
+		if (t->kind == SK_SEQUENCE)
+			return seq_general(r, ti, x, h->c, lim, !h->e, depth + 1, 0);
+		return list_general(r, ti, x, h->c, lim, !h->e, depth + 1);
 	case SK_CHOICE:
 		return choice_general(r, ti, x, tagged, p, lim, h, depth);
 	case SK_INT:
@@ -880,12 +888,18 @@ static NOINLINE pos choice_general(reader *r, unsigned ti, char *st, int tagged,
 
 /*
  * An item of the list ti in other than its plain form (one identifier
- * octet, a definite length): its node into *x; NULL (a mismatch, or r->code).
+ * octet, a definite length), or when read by list_general(): its node into
+ * *x; NULL (a mismatch, or r->code).
  */
 static NOINLINE pos list_item(reader *r, unsigned ti, char **x, pos p, pos lim, unsigned depth)
 {
 	const schema_member *m = &schema_members[schema_types[ti].first];
 	hdr h;
+	if (m->tag == NO_TAG) { /* an untagged CHOICE, which reads its alternative's header */
+		if (!(*x = node(r, schema_types[m->type].size)))
+			return NULL;
+		return choice_general(r, m->type, *x, 0, p, lim, NULL, depth);
+	}
 	if (!header(r, p, lim, depth, &h))
 		return NULL;
 	if (h.tag != m->tag)
@@ -893,6 +907,24 @@ static NOINLINE pos list_item(reader *r, unsigned ti, char **x, pos p, pos lim, 
 	if (!(*x = node(r, schema_types[m->type].size)))
 		return NULL;
 	return read_value(r, m->type, 0, *x, p, lim, &h, depth);
+}
+
+/* A list's items, each through list_item() (depth levels open, the list's own included). */
+static NOINLINE pos list_general(reader *r, unsigned ti, char *st, pos p, pos lim, int indef,
+                                 unsigned depth)
+{
+	list_items li;
+	list_start(r, &li);
+	while (!at_end(&p, lim, indef)) {
+		char *x;
+		pos e = list_item(r, ti, &x, p, lim, depth);
+		if (!e)
+			return r->code ? NULL : pass_over(r, p, lim, indef, depth);
+		p = e;
+		if (!list_add(r, &li, x))
+			return NULL;
+	}
+	return list_end(st, &li, p);
 }
 
 /* ---- entry point ------------------------------------------------------------------------ */

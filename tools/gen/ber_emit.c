@@ -83,15 +83,14 @@ static const gen_schema *S;
 static int refs[GEN_MAX_TYPES]; /* members of that type */
 
 /*
- * A CHOICE's function is offered for inlining into its only user, unless a
- * value of it can hold another: one call less per value, no code copied.
+ * A type's function is offered for inlining into its only user, unless a
+ * value of it can hold another: one call less per value. Such a SEQUENCE or
+ * list is not in walkers[] (the general path reads it by the schema tables,
+ * seq_general() or list_general()), so that no copy is kept out of line.
  */
 static const char *linkage(int ti)
 {
-	return refs[ti] == 1 && !(S->types[ti].t.flags & SF_RECURSIVE) &&
-	               S->types[ti].t.kind == SK_CHOICE
-	           ? "static inline"
-	           : "static";
+	return refs[ti] == 1 && !(S->types[ti].t.flags & SF_RECURSIVE) ? "static inline" : "static";
 }
 
 /* The reader of constructed type ti: its declaration, or (def) its definition's start. */
@@ -326,10 +325,11 @@ int emit_ber_readers(const gen_schema *s, FILE *f)
 		else if (k == SK_CHOICE)
 			emit_choice(i);
 	}
-	/* For the general path (read_value()): each SEQUENCE's and list's reader by type. */
+	/* For the general path (read_value()): each SEQUENCE's and list's reader by type, but those in line. */
 	fputs("\nstatic walker *const walkers[SCHEMA_NTYPES] = {\n", f);
 	for (int i = 0; i < s->ntypes; i++)
-		if (schema_constructed(s->types[i].t.kind) && s->types[i].t.kind != SK_CHOICE)
+		if (schema_constructed(s->types[i].t.kind) && strcmp(linkage(i), "static") == 0 &&
+		    s->types[i].t.kind != SK_CHOICE)
 			fprintf(f, "\t[%d] = %c_%d,\n", i, s->types[i].t.kind == SK_SEQUENCE ? 's' : 'l', i);
 	fputs("};\n", f);
 	/* Segment tags below a constructed string's first level, where not the type's own. */
