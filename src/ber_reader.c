@@ -141,6 +141,9 @@ static inline unsigned char *bytes(reader *r, size_t size)
 	if (UNLIKELY((size_t)(r->end - r->cur) < size) && new_region(r, size) != 0)
 		return NULL;
 	unsigned char *b = r->cur;
+	/* Every caller asks for bytes, which no empty region (cur NULL, end NULL) holds. */
+	if (!b)
+		__builtin_unreachable();
 	r->cur += (size + 7) & ~(size_t)7;
 	return b;
 }
