@@ -833,11 +833,18 @@ static int set_mid(text_parse *px, const text_tok *t, MId_t *id)
 		if (close && (!rest || close[1] == ':')) {
 			IP4Address_t *ip4 = &id->choice.ip4Address;
 			unsigned long port;
+			unsigned char *b; /* the port, then the address's bytes: one piece */
 			id->present = MId_PR_ip4Address;
-			if (rest && (parse_uint(px, close + 2, rest - 1, t->off, 65535, &port) ||
-			             !(ip4->portNumber = new_long(px, (long)port))))
+			if ((rest && parse_uint(px, close + 2, rest - 1, t->off, 65535, &port)) ||
+			    !(b = carve(px, 16 + 5)))
 				return -1;
-			return set_os(px, &ip4->address, (const char *)addr, 4);
+			if (rest)
+				*(ip4->portNumber = (long *)(void *)b) = (long)port;
+			memcpy(b + 16, addr, 4);
+			b[20] = 0;
+			ip4->address.buf = b + 16;
+			ip4->address.size = 4;
+			return 0;
 		}
 	}
 	mid_parts m;
