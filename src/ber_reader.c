@@ -959,6 +959,8 @@ int ber_read(unsigned type, void **slot, const unsigned char *buf, size_t len,
 			e = mismatch(&r, r.buf, type);
 		else if (!(x = *slot ? *slot : put_node(&r, slot, t->size)))
 			e = NULL;
+		else if (walkers[type] && h.cons) /* read_value()'s own step, without its call */
+			e = walkers[type](&r, x, h.c, h.e ? h.e : r.in_end, !h.e, 1);
 		else
 			e = read_value(&r, type, 0, x, r.buf, r.in_end, &h, 0);
 		if (!e && !r.code)
