@@ -39,12 +39,6 @@
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/*
- * Stack the recursion may use: ~100 bytes a nesting level in an optimised
- * build, so over a thousand levels; H.248 messages nest about 20 deep.
- * Only recursive types (SF_RECURSIVE) can nest deeper than the schema.
- */
-#define DER_STACK_BUDGET ((uintptr_t)128 << 10)
 
 enum { W_OK = 0, W_SPACE = -1, W_CONSTRAINT = SW_CONSTRAINT, W_ENCODE = SW_ENCODE,
        W_NOMEM = SW_NOMEM, W_DEEP = SW_DEEP, W_LEVELS = SW_LEVELS };
@@ -441,7 +435,7 @@ static int run(writer *w, unsigned type, const void *ptr, unsigned flags, unsign
 	char top;
 	uintptr_t here = (uintptr_t)&top;
 	*w = (writer){ .lo = buf, .check = flags & DER_WRITE_CHECK,
-		           .stack_floor = here > DER_STACK_BUDGET ? here - DER_STACK_BUDGET : 0 };
+		           .stack_floor = here > WRITER_STACK_BUDGET ? here - WRITER_STACK_BUDGET : 0 };
 	unsigned char *p = write_root(w, buf + cap, type, ptr);
 	if (!p)
 		return w->error;
@@ -485,7 +479,7 @@ int der_write(unsigned type, const void *ptr, unsigned flags, unsigned max_depth
 		}
 		if (rc != W_SPACE)
 			return schema_write_error(err, w.error, w.fail_member, w.fail_type, w.fail_why,
-			                          max_depth, (unsigned)(DER_STACK_BUDGET >> 10), "BER");
+			                          max_depth, (unsigned)(WRITER_STACK_BUDGET >> 10), "BER");
 	}
 	/* Too small: learn the exact size in scratch space grown geometrically. */
 	size_t scap = cap < 2048 ? 4096 : cap * 2;
@@ -496,7 +490,7 @@ int der_write(unsigned type, const void *ptr, unsigned flags, unsigned max_depth
 	}
 	if (rc != W_OK)
 		return schema_write_error(err, w.error, w.fail_member, w.fail_type, w.fail_why,
-		                          max_depth, (unsigned)(DER_STACK_BUDGET >> 10), "BER");
+		                          max_depth, (unsigned)(WRITER_STACK_BUDGET >> 10), "BER");
 	*out_len = len;
 	return set_error(err, MEGACO_ERR_BUFFER_TOO_SMALL, 0, "BER needs %zu bytes, buffer has %zu",
 	                 len, cap);

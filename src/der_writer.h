@@ -35,8 +35,8 @@ enum {
  * Returns MEGACO_OK; MEGACO_ERR_BUFFER_TOO_SMALL, MEGACO_ERR_CONSTRAINT (a
  * violated constraint or a model that cannot be encoded: missing mandatory
  * member, no CHOICE alternative), MEGACO_ERR_TOO_DEEP (nested deeper
- * than max_depth, or so deep its recursion would pass 128 KiB of stack),
- * MEGACO_ERR_INVALID_ARGUMENT (no such type) or
+ * than max_depth, or so deep its recursion would pass WRITER_STACK_BUDGET,
+ * internal.h), MEGACO_ERR_INVALID_ARGUMENT (no such type) or
  * MEGACO_ERR_NOMEM, each with err filled.
  */
 int der_write(unsigned type, const void *ptr, unsigned flags, unsigned max_depth,

@@ -34,6 +34,26 @@ struct megaco_message {
 #define MEGACO_DEPTH_CEILING 1024u
 
 /*
+ * Stack the DER and PER writers' recursion may use (only recursive types,
+ * SF_RECURSIVE, nest deeper than the schema's ~20 levels). Optimised code takes
+ * ~100 bytes a nesting level, so MEGACO_DEPTH_CEILING levels fit in 128 KiB.
+ * Unoptimised or address-sanitized code takes several times that (clang -O0
+ * with ASan needs 256 to 512 KiB for the ceiling), so such builds get 1 MiB,
+ * still well inside a thread's default stack; otherwise a value the readers
+ * accept at the ceiling could not be written.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MEGACO_ASAN_BUILD 1
+#endif
+#endif
+#if !defined(__OPTIMIZE__) || defined(__SANITIZE_ADDRESS__) || defined(MEGACO_ASAN_BUILD)
+#define WRITER_STACK_BUDGET ((uintptr_t)1 << 20)
+#else
+#define WRITER_STACK_BUDGET ((uintptr_t)128 << 10)
+#endif
+
+/*
  * The options a call works with: opts when it has no limit to resolve, else
  * a copy (the defaults when opts is NULL) in *store with each limit's 0
  * resolved: max_message_size and max_token_length 0 become SIZE_MAX,

@@ -46,9 +46,6 @@
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* Stack the recursion may use, as the DER writer: only recursive types
- * (SF_RECURSIVE) can nest deeper than the schema. */
-#define PER_STACK_BUDGET ((uintptr_t)128 << 10)
 
 enum { W_OK = 0, W_CONSTRAINT = SW_CONSTRAINT, W_ENCODE = SW_ENCODE, W_NOMEM = SW_NOMEM,
        W_DEEP = SW_DEEP, W_LEVELS = SW_LEVELS };
@@ -560,7 +557,7 @@ int per_write(unsigned type, const void *ptr, int aligned, unsigned max_depth,
 	int A = aligned != 0;
 	pw w; /* the failure fields are set by stop() before anything reads them */
 	w.acc = 0, w.nacc = 0, w.buf = buf, w.cap = buf ? cap : 0, w.len = 0, w.al = al;
-	w.stack_floor = here > PER_STACK_BUDGET ? here - PER_STACK_BUDGET : 0;
+	w.stack_floor = here > WRITER_STACK_BUDGET ? here - WRITER_STACK_BUDGET : 0;
 	w.rec = 0, w.rec_max = 0;
 	w.version = LONG_MAX; /* a value written without its message: the v3 module, the schema's */
 	w.aligned = A;
@@ -571,7 +568,7 @@ int per_write(unsigned type, const void *ptr, int aligned, unsigned max_depth,
 		return set_error(err, MEGACO_ERR_INVALID_ARGUMENT, 0, "no such constructed schema type");
 	if (rc < 0 || !levels_ok(&w, type, ptr, max_depth))
 		return schema_write_error(err, w.error, w.fail_member, w.fail_type, w.fail_why, max_depth,
-		                          (unsigned)(PER_STACK_BUDGET >> 10), A ? "APER" : "PER");
+		                          (unsigned)(WRITER_STACK_BUDGET >> 10), A ? "APER" : "PER");
 	size_t len = finish(&w);
 	*out_len = len;
 	if (len > cap)

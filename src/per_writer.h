@@ -30,7 +30,8 @@
  * violated constraint or a model that cannot be encoded: missing mandatory
  * member, also one only the module of the message's version makes
  * mandatory, no CHOICE alternative), MEGACO_ERR_TOO_DEEP (past max_depth,
- * or a model nested so deep its recursion would pass 128 KiB of stack;
+ * or a model nested so deep its recursion would pass WRITER_STACK_BUDGET,
+ * internal.h;
  * only recursive types can), MEGACO_ERR_INVALID_ARGUMENT (no such constructed type, NULL ptr) or
  * MEGACO_ERR_NOMEM, each with err filled.
  */
