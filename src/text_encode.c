@@ -1965,7 +1965,7 @@ static void service_change_address(enc *e, const ServiceChangeAddress_t *a)
 	case ServiceChangeAddress_PR_ip4Address: ip4(e, &a->choice.ip4Address); break;
 	case ServiceChangeAddress_PR_ip6Address: ip6(e, &a->choice.ip6Address); break;
 	case ServiceChangeAddress_PR_domainName: domain(e, &a->choice.domainName); break;
-	case ServiceChangeAddress_PR_deviceName: name(e, &a->choice.deviceName, "device name"); break;
+	case ServiceChangeAddress_PR_deviceName: device_name(e, &a->choice.deviceName); break;
 	case ServiceChangeAddress_PR_mtpAddress: mtp(e, &a->choice.mtpAddress); break;
 	default: break;
 	}
