@@ -101,12 +101,9 @@ void arena_release(megaco_arena *a)
 	 * to it (see arena_init_first in arena.h). */
 	arena_block *b = a->head;
 	const megaco_allocator *al = a->al;
-	/* Most messages: one first block that becomes the spare (spare_keep's rule), a leaf. */
-	if (b && !b->next && al == &megaco_default_allocator && b->size == ARENA_FIRST_BLOCK &&
-	    !spare && spare_registered) {
-		spare = b;
+	/* Most messages: one first block that becomes the spare, with no registration to do. */
+	if (b && !b->next && spare_registered && spare_keep(al, b))
 		return;
-	}
 	free_blocks(b, al);
 }
 
