@@ -83,7 +83,6 @@ typedef struct text_parse {
 	 */
 	int twice, twice_kw, twice_eq;
 	unsigned nitems;         /* items[] used */
-	const union TEXT_YYSTYPE *last; /* the last token's value: its bytes, for errors */
 	unsigned char *carve, *carve_end; /* arena chunk the builders carve nodes from */
 	char err_text[160];      /* from here on: not zeroed per decode */
 	text_item items[TEXT_ITEM_POOL];
